@@ -1,0 +1,76 @@
+// The program model: what the compiler produces and what DOF carries.
+//
+// These are the in-memory forms of DOF's sections (ECB descriptions, probe descriptions, action
+// descriptions and DIF objects). The compiler builds them, the DOF writer encodes them, the DOF
+// reader decodes them, and the kernel bridge (device) consumes the decoded form. Nothing after the
+// DOF writer sees the AST: everything a later stage needs must be expressible here.
+
+/** A DIF type (dtrace_diftype_t). */
+export interface DifType {
+  kind: number; // DIF_TYPE_CTF (0) or DIF_TYPE_STRING (1)
+  ckind: number; // CTF kind (CTF_K_INTEGER = 1, CTF_K_POINTER = 3, ...); 0 when unknown
+  flags: number; // DIF_TF_BYREF (1) when the value is passed by reference
+  size: number; // size in bytes (strsize for strings)
+}
+
+/** A DIF variable table entry (dtrace_difv_t). */
+export interface DifVar {
+  name: string;
+  id: number; // DIF_VAR_* for built-ins, >= DIF_VAR_OTHER_UBASE (0x500) for user scalars
+  kind: number; // DIFV_KIND_ARRAY (0) or DIFV_KIND_SCALAR (1)
+  scope: number; // DIFV_SCOPE_GLOBAL (0), THREAD (1), LOCAL (2)
+  flags: number; // DIFV_F_REF (1) | DIFV_F_MOD (2)
+  type: DifType;
+}
+
+/** A DIF object (dtrace_difo_t): one predicate or one action's expression. */
+export interface Difo {
+  insns: Uint32Array; // dif_instr_t, 32-bit instructions
+  strtab: Buffer; // NUL-separated strings, referenced by offset (SETS, variable names)
+  inttab: bigint[]; // 64-bit integer constants (SETX)
+  vartab: DifVar[];
+  rtype: DifType; // type of the value RET returns
+}
+
+/** A probe description (dtrace_probedesc_t), with the RFD 2 instance element. */
+export interface ProbeDescription {
+  instance: string; // "host" unless the description names one
+  provider: string;
+  module: string;
+  function: string;
+  name: string;
+  id: number; // DTRACE_IDNONE (0) unless a specific probe id is requested (dtrace -i)
+}
+
+/** An action description (dtrace_actdesc_t). */
+export interface ActionDescription {
+  kind: number; // DTRACEACT_* or DTRACEAGG_*
+  difo: Difo | null;
+  ntuple: number; // number of tuple (key) records preceding an aggregating action
+  arg: bigint; // kind-specific argument (e.g. lquantize parameters encoded as DTrace does)
+  uarg: bigint; // opaque to the kernel; for aggregating actions the aggregation variable id
+  /** printf-like actions: the format string (DOF: dofa_strtab + dofa_arg offset). */
+  format?: string;
+  /** aggregating actions: the aggregation's name without '@' (DOF: dofa_strtab + dofa_uarg offset). */
+  aggName?: string;
+}
+
+/** An ECB description (dtrace_ecbdesc_t): a probe description, predicate and actions. */
+export interface EcbDescription {
+  probe: ProbeDescription;
+  predicate: Difo | null;
+  actions: ActionDescription[];
+  uarg: bigint; // user argument: the index of the clause (statement) in the program
+}
+
+/** A compiled D program: what DOF encodes. */
+export interface Program {
+  ecbs: EcbDescription[];
+  /** Options set by the program (#pragma D option) or the command line (-x), name -> value. */
+  options: Map<string, string>;
+}
+
+export function probeDescriptionString(p: ProbeDescription): string {
+  const four = `${p.provider}:${p.module}:${p.function}:${p.name}`;
+  return p.instance && p.instance !== 'host' ? `${p.instance}:${four}` : four;
+}
