@@ -50,11 +50,14 @@ export interface AggregationDescription {
 /** Records drained from one CPU's buffer, oldest first. Each record starts with its header. */
 export interface CpuBuffer {
   cpu: number;
-  records: Buffer[]; // each: u32 epid, u32 timestamp hi, u32 timestamp lo, then data at +12 rounded up to 8
+  records: Buffer[]; // each: u32 epid, u32 reserved, u64 timestamp, then the enabled probe's data
   lost: number; // records the kernel dropped on this CPU since the last drain
 }
 
-export const RECORD_HEADER_SIZE = 16; // epid + timestamp, padded so 8-byte data is aligned
+export const RECORD_HEADER_SIZE = 16; // u32 epid, u32 reserved, u64 timestamp
+/** The epid of fault records (DTRACE_EPIDNONE): data is u32 epid, u32 action, u32 DIF offset,
+ * u32 fault code, u64 address -- the ERROR probe's arguments. */
+export const FAULT_EPID = 0;
 
 /** One aggregation entry: its key bytes and each CPU's data, merged by the consumer. */
 export interface AggregationEntry {

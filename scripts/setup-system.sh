@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs what dtrace and its tests need from Debian's packages when it is missing: a C compiler
+# and cpp (for -C and for the small programs the tests trace) and python3 with SDT notes.
+# Safe to run again; does nothing when everything is present.
+set -euo pipefail
+need=()
+command -v gcc >/dev/null 2>&1 || need+=(gcc)
+command -v cpp >/dev/null 2>&1 || need+=(cpp)
+command -v make >/dev/null 2>&1 || need+=(make)
+command -v g++ >/dev/null 2>&1 || need+=(g++)
+[ -x /usr/bin/python3 ] || need+=(python3)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "setup-system: missing ${need[*]}; run as root to install them" >&2
+    exit 1
+  fi
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}"
+fi
+# tracefs holds the tracepoint ids and formats; dtrace mounts it itself too.
+if [ -d /sys/kernel/tracing ] && [ -z "$(ls -A /sys/kernel/tracing 2>/dev/null)" ] && [ "$(id -u)" = 0 ]; then
+  mount -t tracefs nodev /sys/kernel/tracing || true
+fi

@@ -1,0 +1,615 @@
+// Code generation: D clauses -> ECB descriptions whose predicates and actions are DIF objects.
+//
+// Expressions are compiled into DIF with a simple register allocator (r1..r7; r0 reads as zero).
+// Actions follow libdtrace's conventions, which the consumer relies on: printf's first argument
+// rides on the PRINTF action itself (a void DIFO when there are no arguments) and the rest are
+// DIFEXPR actions; an aggregation's keys are DIFEXPR actions preceding the aggregating action,
+// which counts them in ntuple; an expression statement is a DIFEXPR of void type.
+
+import * as D from '../dif/constants.js';
+import {
+  DifBuilder, encodeCmp, encodeLdv, encodeLoad, encodeMov, encodeNot, encodeR, encodeRet, encodeStv,
+  encodeTst, type Label,
+} from '../dif/builder.js';
+import type { ActionDescription, Difo, EcbDescription, ProbeDescription } from '../dof/program.js';
+import type * as A from './ast.js';
+import { DtraceError } from './errors.js';
+import {
+  BUILTINS, INT, LONG, STRING, ULONG, VOID, arithmetic, difType, intType, isInteger, isUnsigned,
+  promote, typeName, type DType,
+} from './types.js';
+import { type ArgType, validateFormat } from '../consumer/printf.js';
+
+interface Val {
+  reg: number;
+  type: DType;
+}
+
+interface Global {
+  id: number;
+  type: DType;
+}
+
+interface AggInfo {
+  id: number;
+  func: string;
+  nkeys: number;
+}
+
+const AGG_FUNCS: Record<string, { kind: number; args: number }> = {
+  count: { kind: D.DTRACEAGG_COUNT, args: 0 },
+  sum: { kind: D.DTRACEAGG_SUM, args: 1 },
+  min: { kind: D.DTRACEAGG_MIN, args: 1 },
+  max: { kind: D.DTRACEAGG_MAX, args: 1 },
+  avg: { kind: D.DTRACEAGG_AVG, args: 1 },
+};
+
+const INT_TYPES: Record<string, DType> = {
+  char: intType(1, true, 'char'), 'signed char': intType(1, true, 'signed char'),
+  'unsigned char': intType(1, false, 'unsigned char'), short: intType(2, true, 'short'),
+  'unsigned short': intType(2, false, 'unsigned short'), int: INT,
+  'unsigned int': intType(4, false, 'unsigned int'), long: intType(8, true, 'long'),
+  'unsigned long': intType(8, false, 'unsigned long'), 'long long': intType(8, true, 'long long'),
+  'unsigned long long': intType(8, false, 'unsigned long long'),
+  int8_t: intType(1, true, 'int8_t'), uint8_t: intType(1, false, 'uint8_t'),
+  int16_t: intType(2, true, 'int16_t'), uint16_t: intType(2, false, 'uint16_t'),
+  int32_t: intType(4, true, 'int32_t'), uint32_t: intType(4, false, 'uint32_t'),
+  int64_t: LONG, uint64_t: ULONG, size_t: intType(8, false, 'size_t'), ssize_t: intType(8, true, 'ssize_t'),
+  uintptr_t: intType(8, false, 'uintptr_t'), intptr_t: intType(8, true, 'intptr_t'),
+  pid_t: intType(4, true, 'pid_t'), uid_t: intType(4, false, 'uid_t'), gid_t: intType(4, false, 'gid_t'),
+  id_t: intType(4, true, 'id_t'), uint_t: intType(4, false, 'uint_t'), uchar_t: intType(1, false, 'uchar_t'),
+  ushort_t: intType(2, false, 'ushort_t'), ulong_t: intType(8, false, 'ulong_t'),
+  processorid_t: intType(4, true, 'processorid_t'), hrtime_t: intType(8, true, 'hrtime_t'),
+};
+
+export interface CodegenOptions {
+  strsize: number;
+  /** Macro arguments ($1.. and $$1..). */
+  macroArgs: string[];
+  /** Values of named macro variables ($pid, $target, ...). */
+  macros: Map<string, bigint>;
+}
+
+/** Compiles clauses of one or more D programs into ECB descriptions. */
+export class CodeGenerator {
+  readonly ecbs: EcbDescription[] = [];
+  private globals = new Map<string, Global>();
+  private nextGlobal = D.DIF_VAR_OTHER_UBASE;
+  private aggs = new Map<string, AggInfo>();
+  private clauses = 0;
+
+  constructor(private opts: CodegenOptions) {}
+
+  /** Compile one clause for each of its (already resolved) probe descriptions. */
+  clause(c: A.Clause, probes: ProbeDescription[]): void {
+    const uarg = BigInt(this.clauses++);
+    const predicate = c.predicate ? this.predicate(c.predicate) : null;
+    const actions: ActionDescription[] = [];
+    for (const s of c.body ?? []) this.statement(s, actions);
+    for (const probe of probes) this.ecbs.push({ probe, predicate, actions, uarg });
+  }
+
+  private predicate(e: A.Expression): Difo {
+    const g = new DifoGen(this, this.opts);
+    const v = g.expr(e);
+    if (!isInteger(v.type) && v.type.kind !== 'string')
+      throw err('D_PRED_SCALAR', 'predicate result must be of scalar type', e);
+    return g.finish(v, INT);
+  }
+
+  private statement(s: A.Statement, actions: ActionDescription[]): void {
+    if (s.kind === 'IfStatement')
+      throw err('D_SYNTAX', 'if statements are not supported yet', s);
+    const e = s.expression;
+    if (e.kind === 'Call' && e.callee.kind === 'Identifier') {
+      if (this.action(e, e.callee.name, actions)) return;
+    }
+    if (e.kind === 'Assignment' && e.target.kind === 'Aggregation') {
+      this.aggregation(e.target, e, actions);
+      return;
+    }
+    // An expression evaluated for its side effects.
+    const g = new DifoGen(this, this.opts);
+    const v = g.expr(e);
+    actions.push(action(D.DTRACEACT_DIFEXPR, g.finish(v, VOID)));
+  }
+
+  /** An action call; false when the name is not an action. */
+  private action(call: A.Call, name: string, actions: ActionDescription[]): boolean {
+    const args = call.args;
+    const proto = (n: number, shown: string) => {
+      if (args.length !== n)
+        throw err('D_PROTO_LEN', `${name}( ) prototype mismatch: ${args.length} arg${args.length === 1 ? '' : 's'} passed, ${n} expected`, call);
+      void shown;
+    };
+    switch (name) {
+      case 'trace': {
+        proto(1, 'void(@)');
+        const g = new DifoGen(this, this.opts);
+        const v = g.expr(args[0]);
+        if (v.type.kind === 'void') throw err('D_TRACE_VOID', 'trace( ) may not be applied to a void expression', call);
+        actions.push(action(D.DTRACEACT_DIFEXPR, g.finish(v, v.type)));
+        return true;
+      }
+      case 'exit': {
+        proto(1, 'void(int)');
+        const g = new DifoGen(this, this.opts);
+        const v = g.expr(args[0]);
+        if (!isInteger(v.type)) throw err('D_PROTO_ARG', 'exit( ) argument #1 is incompatible with prototype:\n\tprototype: int\n\t argument: ' + typeName(v.type), call);
+        actions.push(action(D.DTRACEACT_EXIT, g.finish(v, INT)));
+        return true;
+      }
+      case 'printf': {
+        if (args.length === 0) throw err('D_PRINTF_FMT', 'printf( ) prototype mismatch: 0 args passed, 1 expected', call);
+        const fmt = args[0];
+        if (fmt.kind !== 'StringLiteral')
+          throw err('D_PRINTF_FMT', 'printf( ) argument #1 is incompatible with prototype:\n\tprototype: string constant\n\t argument: expression', call);
+        const vals: DifoResult[] = args.slice(1).map((a) => {
+          const g = new DifoGen(this, this.opts);
+          const v = g.expr(a);
+          return { difo: g.finish(v, v.type), type: v.type };
+        });
+        const problem = validateFormat(fmt.value, vals.map((v) => printfArgType(v.type)));
+        if (problem) throw err(problem.tag, problem.message, call);
+        if (vals.length === 0) {
+          const g = new DifoGen(this, this.opts);
+          actions.push({ ...action(D.DTRACEACT_PRINTF, g.finish({ reg: 0, type: VOID }, VOID)), format: fmt.value });
+        } else {
+          vals.forEach((v, i) => {
+            const a = action(i === 0 ? D.DTRACEACT_PRINTF : D.DTRACEACT_DIFEXPR, v.difo);
+            actions.push(i === 0 ? { ...a, format: fmt.value } : a);
+          });
+        }
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
+  private aggregation(target: A.Aggregation, asg: A.Assignment, actions: ActionDescription[]): void {
+    const name = target.name;
+    const shown = name === '_' ? '@' : `@${name}`;
+    if (asg.op !== '=') throw err('D_AGG_FUNC', `${shown} must be assigned the result of an aggregating function`, asg);
+    const call = asg.value;
+    if (call.kind !== 'Call' || call.callee.kind !== 'Identifier' || !(call.callee.name in AGG_FUNCS)) {
+      if (call.kind === 'Call' && call.callee.kind === 'Identifier' && ['stddev', 'quantize', 'lquantize', 'llquantize'].includes(call.callee.name))
+        throw err('D_AGG_FUNC', `aggregating function ${call.callee.name}( ) is not supported yet`, asg);
+      throw err('D_AGG_FUNC', `${shown} must be assigned the result of an aggregating function`, asg);
+    }
+    const func = call.callee.name;
+    const spec = AGG_FUNCS[func];
+    if (call.args.length !== spec.args)
+      throw err('D_PROTO_LEN', `${func}( ) prototype mismatch: ${call.args.length} arg${call.args.length === 1 ? '' : 's'} passed, ${spec.args} expected`, call);
+    const keys = target.keys ?? [];
+    let info = this.aggs.get(name);
+    if (!info) {
+      info = { id: this.aggs.size + 1, func, nkeys: keys.length };
+      this.aggs.set(name, info);
+    } else if (info.func !== func) {
+      throw err('D_AGG_REDEF', `aggregation redefined: ${shown}\n\t current: ${func}( )\n\tprevious: ${info.func}( )`, asg);
+    } else if (info.nkeys !== keys.length) {
+      throw err('D_AGG_REDEF', `${shown} key signature mismatch: ${keys.length} keys used, ${info.nkeys} declared`, asg);
+    }
+    for (const k of keys) {
+      const g = new DifoGen(this, this.opts);
+      const v = g.expr(k);
+      if (v.type.kind === 'void') throw err('D_AGG_SCALAR', `${shown} key must be of scalar type`, k);
+      actions.push(action(D.DTRACEACT_DIFEXPR, g.finish(v, v.type)));
+    }
+    let difo: Difo | null = null;
+    if (spec.args === 1) {
+      const g = new DifoGen(this, this.opts);
+      const v = g.expr(call.args[0]);
+      if (!isInteger(v.type)) throw err('D_PROTO_ARG', `${func}( ) argument #1 is incompatible with prototype:\n\tprototype: uint64_t\n\t argument: ${typeName(v.type)}`, call);
+      difo = g.finish(v, LONG);
+    }
+    actions.push({ kind: spec.kind, difo, ntuple: keys.length, arg: 0n, uarg: BigInt(info.id), aggName: name });
+  }
+
+  // ---- variables (shared by every DIF object of the program)
+
+  global(name: string): Global | undefined {
+    return this.globals.get(name);
+  }
+
+  declareGlobal(name: string, type: DType): Global {
+    let g = this.globals.get(name);
+    if (!g) this.globals.set(name, (g = { id: this.nextGlobal++, type }));
+    return g;
+  }
+}
+
+interface DifoResult {
+  difo: Difo;
+  type: DType;
+}
+
+function printfArgType(t: DType): ArgType {
+  switch (t.kind) {
+    case 'int': return { name: t.name, kind: 'integer', size: t.size, signed: t.signed };
+    case 'string': return { name: 'string', kind: 'string' };
+    case 'pointer': return { name: t.name, kind: 'pointer', size: 8 };
+    case 'void': return { name: 'void', kind: 'void' };
+  }
+}
+
+function action(kind: number, difo: Difo | null): ActionDescription {
+  return { kind, difo, ntuple: 0, arg: 0n, uarg: 0n };
+}
+
+function err(tag: string, message: string, at: { line: number; column: number; file?: string }): DtraceError {
+  return new DtraceError(tag, message, { line: at.line, column: at.column, file: at.file });
+}
+
+const COMPARE: Record<string, { signed: number; unsigned: number }> = {
+  '==': { signed: D.DIF_OP_BE, unsigned: D.DIF_OP_BE },
+  '!=': { signed: D.DIF_OP_BNE, unsigned: D.DIF_OP_BNE },
+  '<': { signed: D.DIF_OP_BL, unsigned: D.DIF_OP_BLU },
+  '<=': { signed: D.DIF_OP_BLE, unsigned: D.DIF_OP_BLEU },
+  '>': { signed: D.DIF_OP_BG, unsigned: D.DIF_OP_BGU },
+  '>=': { signed: D.DIF_OP_BGE, unsigned: D.DIF_OP_BGEU },
+};
+
+/** Generates one DIF object. */
+class DifoGen {
+  private b = new DifBuilder();
+  private free = [7, 6, 5, 4, 3, 2, 1];
+
+  constructor(private cg: CodeGenerator, private opts: CodegenOptions) {}
+
+  finish(v: Val, rtype: DType): Difo {
+    this.b.emit(encodeRet(v.reg));
+    return this.b.finish(difType(rtype, this.opts.strsize));
+  }
+
+  private alloc(at: A.Expression): number {
+    const r = this.free.pop();
+    if (r === undefined) throw err('D_NOREG', 'insufficient registers to generate code', at);
+    return r;
+  }
+
+  private release(r: number): void {
+    if (r !== 0 && !this.free.includes(r)) this.free.push(r);
+  }
+
+  private builtinVar(name: string, id: number, type: DType, write = false): void {
+    this.b.variable({
+      name, id, kind: D.DIFV_KIND_SCALAR, scope: D.DIFV_SCOPE_GLOBAL,
+      flags: write ? D.DIFV_F_MOD : D.DIFV_F_REF, type: difType(type, this.opts.strsize),
+    });
+  }
+
+  expr(e: A.Expression): Val {
+    const b = this.b;
+    switch (e.kind) {
+      case 'IntegerLiteral': {
+        const r = this.alloc(e);
+        b.setx(e.value, r);
+        return { reg: r, type: literalType(e) };
+      }
+      case 'StringLiteral': {
+        const r = this.alloc(e);
+        b.sets(e.value, r);
+        return { reg: r, type: STRING };
+      }
+      case 'MacroVariable':
+        return this.macro(e);
+      case 'Identifier':
+        return this.identifier(e);
+      case 'Binary':
+        return this.binary(e);
+      case 'Unary':
+        return this.unary(e);
+      case 'Conditional': {
+        const t = this.expr(e.test);
+        b.emit(encodeTst(t.reg));
+        const lelse = b.newLabel(), ldone = b.newLabel();
+        b.branch(D.DIF_OP_BE, lelse);
+        const x = this.expr(e.consequent);
+        b.emit(encodeMov(x.reg, t.reg));
+        this.release(x.reg);
+        b.branch(D.DIF_OP_BA, ldone);
+        b.placeLabel(lelse);
+        const y = this.expr(e.alternate);
+        b.emit(encodeMov(y.reg, t.reg));
+        this.release(y.reg);
+        b.placeLabel(ldone);
+        if ((x.type.kind === 'string') !== (y.type.kind === 'string'))
+          throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(x.type)}" : "${typeName(y.type)}"`, e);
+        return { reg: t.reg, type: x.type.kind === 'string' ? STRING : arithmetic(x.type, y.type) };
+      }
+      case 'Assignment':
+        return this.assignment(e);
+      case 'Update': {
+        const target = e.operand;
+        if (target.kind !== 'Identifier') throw err('D_OP_LVAL', `operator ${e.op} requires modifiable lvalue as an operand`, e);
+        const g = this.cg.global(target.name);
+        if (!g) throw err('D_IDENT_UNDEF', `failed to resolve ${target.name}: Unknown variable name`, target);
+        const cur = this.loadGlobal(target.name, g);
+        const one = this.alloc(e);
+        b.setx(1n, one);
+        const nv = this.alloc(e);
+        b.emit(encodeR(e.op === '++' ? D.DIF_OP_ADD : D.DIF_OP_SUB, cur.reg, one, nv));
+        this.release(one);
+        this.storeGlobal(target.name, g, nv);
+        if (e.prefix) {
+          this.release(cur.reg);
+          return { reg: nv, type: g.type };
+        }
+        this.release(nv);
+        return cur;
+      }
+      case 'Cast': {
+        const to = resolveType(e.type.type, e);
+        const v = this.expr(e.operand);
+        if (to.kind === 'int') this.truncate(v.reg, to, e);
+        return { reg: v.reg, type: to };
+      }
+      case 'Comma': {
+        const l = this.expr(e.left);
+        this.release(l.reg);
+        return this.expr(e.right);
+      }
+      case 'Stringof': {
+        const v = this.expr(e.operand);
+        if (v.type.kind !== 'string') throw err('D_STRINGOF_TYPE', 'stringof( ) operand is not a string', e);
+        return v;
+      }
+      case 'SizeofType': {
+        const t = resolveType(e.type.type, e);
+        const r = this.alloc(e);
+        b.setx(BigInt(t.kind === 'int' ? t.size : t.kind === 'string' ? this.opts.strsize : 8), r);
+        return { reg: r, type: intType(8, false, 'size_t') };
+      }
+      default:
+        throw err('D_UNSUPPORTED', `${describeNode(e)} is not supported yet`, e);
+    }
+  }
+
+  /** Truncate/extend a register to an integer type, as a cast does. */
+  private truncate(reg: number, t: DType & { kind: 'int' }, at: A.Expression): void {
+    if (t.size === 8) return;
+    const shift = this.alloc(at);
+    this.b.setx(BigInt(64 - t.size * 8), shift);
+    this.b.emit(encodeR(D.DIF_OP_SLL, reg, shift, reg));
+    this.b.emit(encodeR(t.signed ? D.DIF_OP_SRA : D.DIF_OP_SRL, reg, shift, reg));
+    this.release(shift);
+  }
+
+  private macro(e: A.MacroVariable): Val {
+    const r = this.alloc(e);
+    if (/^\d+$/.test(e.name)) {
+      const n = Number(e.name);
+      const text = n === 0 ? 'dtrace' : this.opts.macroArgs[n - 1];
+      if (text === undefined) throw err('D_MACRO_UNDEF', `macro argument $${e.asString ? '$' : ''}${e.name} is not defined`, e);
+      if (e.asString) {
+        this.b.sets(text, r);
+        return { reg: r, type: STRING };
+      }
+      if (/^-?(0x[0-9a-f]+|\d+)$/i.test(text)) {
+        this.b.setx(BigInt(text), r);
+        return { reg: r, type: INT };
+      }
+      this.b.sets(text, r);
+      return { reg: r, type: STRING };
+    }
+    const v = this.opts.macros.get(e.name);
+    if (v === undefined) throw err('D_MACRO_UNDEF', `macro variable $${e.name} is not defined`, e);
+    this.b.setx(v, r);
+    return { reg: r, type: INT };
+  }
+
+  private identifier(e: A.Identifier): Val {
+    const b = this.b;
+    if (e.name === 'cpu') {
+      // cpu is curcpu->cpu_id: the first member of cpuinfo_t.
+      const r = this.alloc(e);
+      this.builtinVar('curcpu', D.DIF_VAR_CURCPU, { kind: 'pointer', name: 'cpuinfo_t *' });
+      b.emit(encodeLdv(D.DIF_OP_LDGS, D.DIF_VAR_CURCPU, r));
+      b.emit(encodeLoad(D.DIF_OP_LDUW, r, r));
+      return { reg: r, type: intType(4, true, 'processorid_t') };
+    }
+    const bi = BUILTINS.get(e.name);
+    if (bi) {
+      const r = this.alloc(e);
+      this.builtinVar(e.name, bi.id, bi.type);
+      b.emit(encodeLdv(D.DIF_OP_LDGS, bi.id, r));
+      return { reg: r, type: bi.type };
+    }
+    const g = this.cg.global(e.name);
+    if (!g) throw err('D_IDENT_UNDEF', `failed to resolve ${e.name}: Unknown variable name`, e);
+    return this.loadGlobal(e.name, g);
+  }
+
+  private loadGlobal(name: string, g: Global): Val {
+    const r = this.free.pop();
+    if (r === undefined) throw new DtraceError('D_NOREG', 'insufficient registers to generate code');
+    this.b.variable({ name, id: g.id, kind: D.DIFV_KIND_SCALAR, scope: D.DIFV_SCOPE_GLOBAL, flags: D.DIFV_F_REF, type: difType(g.type, this.opts.strsize) });
+    this.b.emit(encodeLdv(D.DIF_OP_LDGS, g.id, r));
+    return { reg: r, type: g.type };
+  }
+
+  private storeGlobal(name: string, g: Global, reg: number): void {
+    this.b.variable({ name, id: g.id, kind: D.DIFV_KIND_SCALAR, scope: D.DIFV_SCOPE_GLOBAL, flags: D.DIFV_F_MOD, type: difType(g.type, this.opts.strsize) });
+    this.b.emit(encodeStv(D.DIF_OP_STGS, g.id, reg));
+  }
+
+  private assignment(e: A.Assignment): Val {
+    const t = e.target;
+    if (t.kind !== 'Identifier' || t.module !== undefined)
+      throw err('D_OP_LVAL', `operator ${e.op} requires modifiable lvalue as an operand`, e);
+    if (BUILTINS.has(t.name) || t.name === 'cpu')
+      throw err('D_OP_WRITE', `operator ${e.op} can only be applied to a writable variable`, e);
+    let v: Val;
+    let g = this.cg.global(t.name);
+    if (e.op === '=') {
+      v = this.expr(e.value);
+      if (v.type.kind === 'void') throw err('D_OP_VOID', 'operator = cannot be applied to a void expression', e);
+      if (!g) g = this.cg.declareGlobal(t.name, v.type.kind === 'int' ? promoteStore(v.type) : v.type);
+      else if ((g.type.kind === 'string') !== (v.type.kind === 'string'))
+        throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(g.type)}" = "${typeName(v.type)}"`, e);
+    } else {
+      if (!g) throw err('D_IDENT_UNDEF', `failed to resolve ${t.name}: Unknown variable name`, t);
+      const cur = this.loadGlobal(t.name, g);
+      const rhs = this.expr(e.value);
+      const op = e.op.slice(0, -1) as A.BinaryOperator;
+      v = this.arith(op, cur, rhs, e);
+    }
+    this.storeGlobal(t.name, g, v.reg);
+    return { reg: v.reg, type: g.type };
+  }
+
+  private binary(e: A.Binary): Val {
+    const b = this.b;
+    switch (e.op) {
+      case '&&':
+      case '||': {
+        const l = this.expr(e.left);
+        const out = b.newLabel(), done = b.newLabel();
+        b.emit(encodeTst(l.reg));
+        b.branch(e.op === '&&' ? D.DIF_OP_BE : D.DIF_OP_BNE, out);
+        const r = this.expr(e.right);
+        b.emit(encodeTst(r.reg));
+        this.release(r.reg);
+        b.branch(e.op === '&&' ? D.DIF_OP_BE : D.DIF_OP_BNE, out);
+        if (e.op === '&&') b.setx(1n, l.reg);
+        else b.emit(encodeMov(0, l.reg));
+        b.branch(D.DIF_OP_BA, done);
+        b.placeLabel(out);
+        if (e.op === '&&') b.emit(encodeMov(0, l.reg));
+        else b.setx(1n, l.reg);
+        b.placeLabel(done);
+        return { reg: l.reg, type: INT };
+      }
+      case '^^': {
+        const l = this.bool(this.expr(e.left), e);
+        const r = this.bool(this.expr(e.right), e);
+        b.emit(encodeR(D.DIF_OP_XOR, l.reg, r.reg, l.reg));
+        this.release(r.reg);
+        return { reg: l.reg, type: INT };
+      }
+      case '==': case '!=': case '<': case '<=': case '>': case '>=': {
+        const l = this.expr(e.left);
+        const r = this.expr(e.right);
+        const strings = l.type.kind === 'string' && r.type.kind === 'string';
+        if (!strings && (l.type.kind === 'string' || r.type.kind === 'string'))
+          throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(l.type)}" ${e.op} "${typeName(r.type)}"`, e);
+        b.emit(encodeCmp(strings ? D.DIF_OP_SCMP : D.DIF_OP_CMP, l.reg, r.reg));
+        this.release(r.reg);
+        const unsigned = !strings && isUnsigned(arithmetic(l.type, r.type));
+        return this.setCondition(COMPARE[e.op][unsigned ? 'unsigned' : 'signed'], l.reg);
+      }
+      default: {
+        const l = this.expr(e.left);
+        const r = this.expr(e.right);
+        return this.arith(e.op, l, r, e);
+      }
+    }
+  }
+
+  /** Register := 1 if the branch condition holds, else 0. */
+  private setCondition(branchOp: number, reg: number): Val {
+    const b = this.b;
+    const yes: Label = b.newLabel(), done: Label = b.newLabel();
+    b.branch(branchOp, yes);
+    b.emit(encodeMov(0, reg));
+    b.branch(D.DIF_OP_BA, done);
+    b.placeLabel(yes);
+    b.setx(1n, reg);
+    b.placeLabel(done);
+    return { reg, type: INT };
+  }
+
+  private bool(v: Val, at: A.Expression): Val {
+    this.b.emit(encodeTst(v.reg));
+    void at;
+    return this.setCondition(D.DIF_OP_BNE, v.reg);
+  }
+
+  private arith(op: A.BinaryOperator, l: Val, r: Val, at: A.Expression): Val {
+    if (!isInteger(l.type) || !isInteger(r.type))
+      throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(l.type)}" ${op} "${typeName(r.type)}"`, at);
+    const type = arithmetic(l.type, r.type);
+    const unsigned = isUnsigned(type);
+    const ops: Record<string, number> = {
+      '+': D.DIF_OP_ADD, '-': D.DIF_OP_SUB, '*': D.DIF_OP_MUL,
+      '/': unsigned ? D.DIF_OP_UDIV : D.DIF_OP_SDIV, '%': unsigned ? D.DIF_OP_UREM : D.DIF_OP_SREM,
+      '&': D.DIF_OP_AND, '|': D.DIF_OP_OR, '^': D.DIF_OP_XOR, '<<': D.DIF_OP_SLL,
+      '>>': isUnsigned(promote(l.type)) ? D.DIF_OP_SRL : D.DIF_OP_SRA,
+    };
+    const dop = ops[op];
+    if (dop === undefined) throw err('D_UNSUPPORTED', `operator ${op} is not supported here`, at);
+    this.b.emit(encodeR(dop, l.reg, r.reg, l.reg));
+    this.release(r.reg);
+    return { reg: l.reg, type };
+  }
+
+  private unary(e: A.Unary): Val {
+    const b = this.b;
+    const v = this.expr(e.operand);
+    switch (e.op) {
+      case '+':
+        return v;
+      case '-':
+        if (!isInteger(v.type)) throw err('D_OP_ARITH', 'operator - requires an operand of arithmetic type', e);
+        b.emit(encodeR(D.DIF_OP_SUB, 0, v.reg, v.reg));
+        return { reg: v.reg, type: promote(v.type) };
+      case '~':
+        if (!isInteger(v.type)) throw err('D_OP_INT', 'operator ~ requires an operand of integral type', e);
+        b.emit(encodeNot(v.reg, v.reg));
+        return { reg: v.reg, type: promote(v.type) };
+      case '!':
+        b.emit(encodeTst(v.reg));
+        return this.setCondition(D.DIF_OP_BE, v.reg);
+      default:
+        throw err('D_UNSUPPORTED', `operator ${e.op} is not supported yet`, e);
+    }
+  }
+}
+
+function promoteStore(t: DType): DType {
+  return t.kind === 'int' && t.size < 4 ? INT : t;
+}
+
+function literalType(e: A.IntegerLiteral): DType {
+  const s = e.suffix.toLowerCase();
+  const unsigned = s.includes('u');
+  const long = s.includes('l');
+  const v = e.value;
+  if (!long) {
+    if (!unsigned && v <= 0x7fffffffn) return INT;
+    if ((unsigned || !e.decimal) && v <= 0xffffffffn) return intType(4, false, 'unsigned int');
+  }
+  if (!unsigned && v <= 0x7fffffffffffffffn) return LONG;
+  return ULONG;
+}
+
+function resolveType(t: A.TypeExpression, at: A.Expression): DType {
+  if (t.kind === 'PointerType') return { kind: 'pointer', name: 'void *' };
+  if (t.kind !== 'NamedType') throw err('D_UNSUPPORTED', 'this type is not supported yet', at);
+  const s = t.specifier;
+  if (s.kind === 'BuiltinType') {
+    if (s.name === 'string') return STRING;
+    if (s.name === 'void') return VOID;
+    const it = INT_TYPES[s.name];
+    if (it) return it;
+  } else if (s.kind === 'TypedefName') {
+    const it = INT_TYPES[s.name];
+    if (it) return it;
+    throw err('D_TYPE_ERR', `failed to resolve type ${s.name}: Unknown type name`, at);
+  }
+  throw err('D_UNSUPPORTED', 'this type is not supported yet', at);
+}
+
+function describeNode(e: A.Expression): string {
+  switch (e.kind) {
+    case 'Call': return e.callee.kind === 'Identifier' ? `${e.callee.name}( )` : 'this call';
+    case 'ThreadLocal': return 'self-> variables';
+    case 'ClauseLocal': return 'this-> variables';
+    case 'Index': return 'associative arrays';
+    case 'Member': return 'member access';
+    case 'Aggregation': return 'an aggregation in an expression';
+    default: return e.kind;
+  }
+}

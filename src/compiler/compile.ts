@@ -1,0 +1,154 @@
+// The compiler driver: D sources (-n/-P/-m/-f/-i descriptions and -s scripts) -> one program.
+//
+// Each source is parsed, its probe descriptions resolved (the -P/-m/-f/-i forms name a single
+// element) and matched through the provider registry, its pragmas turned into options, and its
+// clauses compiled into ECB descriptions. Nothing after this point sees the AST.
+
+import { parse } from './parser.js';
+import type * as A from './ast.js';
+import { CodeGenerator } from './codegen.js';
+import { DtraceError } from './errors.js';
+import type { ProbeDescription, Program } from '../dof/program.js';
+import type { ProbeRegistry } from '../providers/registry.js';
+import { parseOptionValue, OptionError } from '../cli/options.js';
+
+export type SourceKind = 'n' | 'P' | 'm' | 'f' | 'i' | 's';
+
+export interface Source {
+  kind: SourceKind;
+  text: string;
+  name: string; // script path for -s, else the text
+}
+
+export interface CompileOptions {
+  registry: ProbeRegistry;
+  options: Map<string, string>;
+  macroArgs: string[];
+  macros?: Map<string, bigint>;
+  zdefs: boolean;
+}
+
+/** A compile error with the source it came from, for dtrace's message. */
+export class SourceError extends Error {
+  constructor(readonly error: DtraceError, readonly source: Source) {
+    super(error.message);
+  }
+}
+
+export interface Compiled {
+  program: Program;
+  /** "description 'X' matched N probes" / "script 'x.d' matched N probes", per source. */
+  matchMessages(matched: number[]): string[];
+}
+
+const FIELD: Record<Exclude<SourceKind, 's' | 'i'>, number> = { P: 0, m: 1, f: 2, n: 3 };
+
+export function compile(sources: Source[], opts: CompileOptions): Compiled {
+  const strsize = Number(opts.options.get('strsize') ?? 256);
+  const macros = opts.macros ?? defaultMacros();
+  const cg = new CodeGenerator({ strsize, macroArgs: opts.macroArgs, macros });
+  const options = new Map<string, string>();
+  const ecbsOf: number[][] = [];
+  for (const source of sources) {
+    const first = cg.ecbs.length;
+    try {
+      const ast = parse(source.text, { file: source.kind === 's' ? source.name : undefined, probeSpec: source.kind !== 's' });
+      for (const item of ast.items) {
+        if (item.kind === 'Pragma') pragma(item, options);
+        else if (item.kind === 'Clause') {
+          const probes = item.probes.map((p) => resolveDescription(p, source.kind, macros, opts.macroArgs));
+          for (const [i, p] of probes.entries()) {
+            if (!opts.zdefs && opts.registry.match(p).length === 0)
+              throw new DtraceError('D_PDESC_ZERO', `probe description ${describe(p)} does not match any probes`, { line: item.probes[i].line });
+          }
+          cg.clause(item, probes);
+        } else if (item.kind === 'Declaration' || item.kind === 'InlineDefinition' || item.kind === 'TranslatorDefinition' || item.kind === 'ProviderDefinition') {
+          throw new DtraceError('D_UNSUPPORTED', `${item.kind === 'Declaration' ? 'declarations' : item.kind === 'InlineDefinition' ? 'inline definitions' : item.kind === 'TranslatorDefinition' ? 'translators' : 'provider definitions'} are not supported yet`, { line: item.line });
+        }
+      }
+    } catch (e) {
+      if (e instanceof DtraceError) throw new SourceError(e, source);
+      throw e;
+    }
+    ecbsOf.push(Array.from({ length: cg.ecbs.length - first }, (_, i) => first + i));
+  }
+  const program: Program = { ecbs: cg.ecbs, options };
+  return {
+    program,
+    matchMessages(matched: number[]): string[] {
+      return sources.map((s, i) => {
+        const n = ecbsOf[i].reduce((sum, e) => sum + (matched[e] ?? 0), 0);
+        const what = s.kind === 's' ? `script '${s.name}'` : `description '${descriptionText(s.text)}'`;
+        return `dtrace: ${what} matched ${n} probe${n === 1 ? '' : 's'}`;
+      });
+    },
+  };
+}
+
+/** The text dtrace shows for a -n argument: up to its predicate or action. */
+function descriptionText(text: string): string {
+  const m = /[/{]/.exec(text);
+  return m ? text.slice(0, m.index) : text;
+}
+
+function describe(p: ProbeDescription): string {
+  return `${p.provider}:${p.module}:${p.function}:${p.name}`;
+}
+
+function pragma(p: A.Pragma, options: Map<string, string>): void {
+  if (p.directive !== 'option') return;
+  for (const o of p.options) {
+    try {
+      const [name, value] = parseOptionValue(o.name, o.value ?? '');
+      options.set(name, value);
+    } catch (e) {
+      if (e instanceof OptionError)
+        throw new DtraceError('D_PRAGMA_OPTSET', e.message.replace(/^failed to set -x /, 'failed to set option ').replace(/^failed to set option (\S+): /, 'failed to set option $1: '), { line: p.line });
+      throw e;
+    }
+  }
+}
+
+/** Turn a parsed description into the program model, honouring -P/-m/-f's element. */
+function resolveDescription(p: A.ProbeDescription, kind: SourceKind, macros: Map<string, bigint>, args: string[]): ProbeDescription {
+  let fields = [p.provider, p.module, p.function, p.name];
+  let instance = p.instance;
+  if (kind !== 's' && kind !== 'n' && kind !== 'i') {
+    // -P/-m/-f: the last element written is the provider, module or function.
+    const parts = splitDescription(p.text);
+    const at = FIELD[kind];
+    fields = ['', '', '', ''];
+    for (let i = parts.length - 1, f = at; i >= 0 && f >= 0; i--, f--) fields[f] = parts[i];
+    instance = 'host';
+  }
+  const expand = (s: string) => s.replace(/\$\$?(\w+)/g, (m, name: string) => {
+    if (/^\d+$/.test(name)) {
+      const v = args[Number(name) - 1];
+      if (v === undefined) throw new DtraceError('D_MACRO_UNDEF', `macro argument ${m} is not defined`, { line: p.line });
+      return v;
+    }
+    const v = macros.get(name);
+    if (v === undefined) throw new DtraceError('D_MACRO_UNDEF', `macro variable ${m} is not defined`, { line: p.line });
+    return v.toString();
+  });
+  return {
+    instance: instance || 'host', provider: expand(fields[0]), module: expand(fields[1]),
+    function: expand(fields[2]), name: expand(fields[3]), id: p.id ?? 0,
+  };
+}
+
+function splitDescription(text: string): string[] {
+  return text.trim().split(':');
+}
+
+/** The named macro variables of the dtrace process. */
+export function defaultMacros(): Map<string, bigint> {
+  const m = new Map<string, bigint>();
+  m.set('pid', BigInt(process.pid));
+  m.set('ppid', BigInt(process.ppid));
+  m.set('uid', BigInt(process.getuid?.() ?? 0));
+  m.set('gid', BigInt(process.getgid?.() ?? 0));
+  m.set('euid', BigInt(process.geteuid?.() ?? 0));
+  m.set('egid', BigInt(process.getegid?.() ?? 0));
+  return m;
+}

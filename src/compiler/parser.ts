@@ -1,0 +1,1391 @@
+/**
+ * The D parser: Chevrotain tokens (lexer.ts) to the AST of ast.ts, following the grammar of
+ * libdtrace's dt_grammar.y (C expressions with D's operators, declarations, inlines, translators,
+ * providers, probe clauses with predicates, and `if`/`else`).
+ *
+ * C's typedef-name ambiguity is resolved with gates: a name is a type name when it is one of D's
+ * built-in typedefs, was declared by a `typedef` earlier in the script, or the caller's
+ * `isTypeName` says so (the semantic pass can answer from BTF/CTF).
+ *
+ * Errors are DtraceErrors with DTrace's messages and tags; Chevrotain's own messages never leak.
+ */
+import { EmbeddedActionsParser, EOF, tokenMatcher, type IToken, type TokenType } from 'chevrotain';
+import type * as A from './ast.js';
+import { DtraceError, ErrorTags } from './errors.js';
+import * as L from './lexer.js';
+
+export interface ParseOptions {
+  /**
+   * 'script' (default): a D program file (dtrace -s). A probe description must be followed by a
+   * predicate or actions.
+   * 'probe-description': text given with dtrace -n/-P/-m/-f; a bare description (`BEGIN`) is a
+   * clause with a null body, and outer-scope words are probe descriptions unless exactly a keyword.
+   */
+  kind?: 'script' | 'probe-description';
+  /** Same as kind: 'probe-description' when true (DTRACE_C_PSPEC). */
+  probeSpec?: boolean;
+  /** Script path (recorded as Program.source); the `file` argument of parse() does the same. */
+  file?: string;
+  /** Extra type names (e.g. kernel typedefs from BTF) to treat as types in casts and declarations. */
+  isTypeName?: (name: string) => boolean;
+}
+
+/** Typedefs every D program knows (libdtrace's built-in C definitions). */
+export const D_BUILTIN_TYPEDEFS: readonly string[] = [
+  'int8_t', 'int16_t', 'int32_t', 'int64_t', 'intptr_t', 'ssize_t',
+  'uint8_t', 'uint16_t', 'uint32_t', 'uint64_t', 'uchar_t', 'ushort_t', 'uint_t', 'ulong_t',
+  'u_longlong_t', 'ptrdiff_t', 'uintptr_t', 'size_t', 'id_t', 'pid_t',
+];
+const BUILTIN_TYPEDEF_SET = new Set(D_BUILTIN_TYPEDEFS);
+
+/** Binary operator precedence (higher binds tighter), from dt_grammar.y's %left lines. */
+const PRECEDENCE: Record<string, number> = {
+  '||': 1, '^^': 2, '&&': 3, '|': 4, '^': 5, '&': 6, '==': 7, '!=': 7,
+  '<': 8, '<=': 8, '>': 8, '>=': 8, '<<': 9, '>>': 9, '+': 10, '-': 10, '*': 11, '/': 11, '%': 11,
+};
+
+/** Expression kinds that dt_grammar.y's unary_expression produces: valid assignment targets. */
+const UNARY_KINDS = new Set([
+  'IntegerLiteral', 'FloatLiteral', 'StringLiteral', 'Identifier', 'MacroVariable', 'ThreadLocal',
+  'ClauseLocal', 'Aggregation', 'Index', 'Call', 'Member', 'Update', 'Unary', 'SizeofType',
+  'SizeofExpression', 'Stringof', 'Offsetof', 'Xlate',
+]);
+
+const SOU_SCOPE = /`(struct|union|enum)$/;
+
+interface Specifiers {
+  storage: A.StorageClass | null;
+  qualifiers: A.TypeQualifier[];
+  words: IToken[];
+  specifier: A.TypeSpecifier | null;
+  userland: boolean;
+  first: IToken | null;
+}
+
+/** A parsed declarator: its name and how to wrap the base type into the declared type. */
+interface DeclaratorShape {
+  name: string | null;
+  nameToken: IToken | null;
+  apply: (base: A.TypeExpression) => A.TypeExpression;
+}
+
+type Suffix =
+  | { kind: 'array'; tok: IToken; size: A.Expression | null; keys: A.Parameter[] | null }
+  | { kind: 'function'; tok: IToken; params: A.Parameter[]; varargs: boolean };
+
+function pos(t: IToken): A.Position {
+  const p: A.Position = { line: t.startLine ?? 0, column: t.startColumn ?? 0 };
+  const file = (t as IToken & { file?: string }).file;
+  if (file !== undefined) p.file = file;
+  return p;
+}
+
+function at(node: A.Position): A.Position {
+  const p: A.Position = { line: node.line, column: node.column };
+  if (node.file !== undefined) p.file = node.file;
+  return p;
+}
+
+/** Marks a syntax error at end of input, whose line parse() fills in (DTrace's last line). */
+const AT_END = new WeakSet<DtraceError>();
+
+function syntaxError(t: IToken): DtraceError {
+  if (t.tokenType === EOF) {
+    const e = new DtraceError(ErrorTags.D_SYNTAX, 'syntax error near end of input');
+    AT_END.add(e);
+    return e;
+  }
+  if (L.isLexError(t)) {
+    const p = t.payload as L.LexErrorPayload;
+    return new DtraceError(p.tag, p.message, { ...pos(t) });
+  }
+  return new DtraceError(ErrorTags.D_SYNTAX, `syntax error near "${t.image}"`, { ...pos(t) });
+}
+
+/** Split `mod`name` / `` `name `` into name and module. */
+function scoped(image: string): { name: string; module?: string } {
+  const i = image.lastIndexOf('`');
+  if (i < 0) return { name: image };
+  return { name: image.slice(i + 1), module: image.slice(0, i) };
+}
+
+/** Canonical C spelling of a list of built-in type words, or null when they do not combine. */
+export function canonicalBuiltinType(words: string[]): string | null {
+  const count = (w: string) => words.filter((x) => x === w).length;
+  const signed = count('signed');
+  const unsigned = count('unsigned');
+  const short = count('short');
+  const long = count('long');
+  const char = count('char');
+  const int = count('int');
+  const flt = count('float');
+  const dbl = count('double');
+  const voids = count('void');
+  const str = count('string');
+  if (signed + unsigned > 1 || short > 1 || long > 2 || char + int + flt + dbl + voids + str > 1) return null;
+  if (short && long) return null;
+  const sign = signed || unsigned;
+  if (voids || str || flt) {
+    if (sign || short || long) return null;
+    return voids ? 'void' : str ? 'string' : 'float';
+  }
+  if (dbl) {
+    if (sign || short || long > 1) return null;
+    return long ? 'long double' : 'double';
+  }
+  if (char) {
+    if (short || long) return null;
+    return signed ? 'signed char' : unsigned ? 'unsigned char' : 'char';
+  }
+  const size = short ? 'short' : long === 2 ? 'long long' : long ? 'long' : 'int';
+  return unsigned ? (size === 'int' ? 'unsigned int' : `unsigned ${size}`) : size;
+}
+
+class DParser extends EmbeddedActionsParser {
+  /** Script typedef names (grows as typedefs are parsed). */
+  typeNames = new Set<string>();
+  /** Names declared by typedefs during this parse (to detect that the lexer needs them). */
+  declaredTypedefs: string[] = [];
+  externalIsTypeName: (name: string) => boolean = () => false;
+  probeMode = false;
+  private parenthesized = new WeakSet<object>();
+
+  constructor() {
+    super(L.allTokens, { recoveryEnabled: false, maxLookahead: 3 });
+    this.performSelfAnalysis();
+  }
+
+  begin(tokens: IToken[], options: { probeMode: boolean; isTypeName: (n: string) => boolean; typeNames: Set<string> }): void {
+    this.input = tokens;
+    this.probeMode = options.probeMode;
+    this.externalIsTypeName = options.isTypeName;
+    this.typeNames = new Set(options.typeNames);
+    this.declaredTypedefs = [];
+    this.parenthesized = new WeakSet();
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Type-name decisions (used only inside gates and actions)
+  // -------------------------------------------------------------------------------------------
+
+  isTypeName(name: string): boolean {
+    return BUILTIN_TYPEDEF_SET.has(name) || this.typeNames.has(name) || this.externalIsTypeName(name);
+  }
+
+  private is(t: IToken, type: TokenType): boolean {
+    return tokenMatcher(t, type);
+  }
+
+  /** Does token LA(i) name a type, as DTrace's id_or_type would decide? */
+  private identIsType(i: number): boolean {
+    const t = this.LA(i);
+    if (!this.is(t, L.Identifier)) return false;
+    if (SOU_SCOPE.test(t.image)) return true;
+    if (!this.isTypeName(t.image)) return false;
+    // A type name followed by ++, --, [ or = is taken as a variable (dt_lex.l id_or_type).
+    const next = this.LA(i + 1).tokenType;
+    return next !== L.PlusPlus && next !== L.MinusMinus && next !== L.LBracket && next !== L.Assign;
+  }
+
+  /** Can LA(i) begin a type name (specifier or qualifier)? */
+  private startsType(i: number): boolean {
+    const t = this.LA(i);
+    return (
+      this.is(t, L.BasicTypeKw) || this.is(t, L.QualifierKw) || this.is(t, L.Kw.struct) ||
+      this.is(t, L.Kw.union) || this.is(t, L.Kw.enum) || this.is(t, L.Kw.userland) || this.identIsType(i)
+    );
+  }
+
+  /** May the declaration specifiers continue with LA(1)? */
+  private continuesSpecifiers(state: Specifiers, allowStorage: boolean, forceType: boolean): boolean {
+    const t = this.LA(1);
+    if (this.is(t, L.StorageClassKw)) return allowStorage;
+    if (this.is(t, L.QualifierKw) || this.is(t, L.Kw.userland)) return true;
+    const typed = state.words.length > 0 || state.specifier !== null;
+    if (this.is(t, L.BasicTypeKw)) return state.specifier === null;
+    if (this.is(t, L.Kw.struct) || this.is(t, L.Kw.union) || this.is(t, L.Kw.enum)) return !typed;
+    if (this.is(t, L.Identifier)) return !typed && (forceType || this.identIsType(1));
+    return false;
+  }
+
+  private checkLvalue(target: A.Expression, opTok: IToken): void {
+    if (!UNARY_KINDS.has(target.kind) && !this.parenthesized.has(target)) throw syntaxError(opTok);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Program structure
+  // -------------------------------------------------------------------------------------------
+
+  /** Top-level items with the source offset where each starts (to merge pragmas in order). */
+  program = this.RULE('program', (): { node: A.TopLevel; offset: number }[] => {
+    const items: { node: A.TopLevel; offset: number }[] = [];
+    this.MANY(() => {
+      const offset = this.ACTION(() => this.LA(1).startOffset);
+      const node = this.SUBRULE(this.topLevel);
+      this.ACTION(() => items.push({ node, offset }));
+    });
+    return items;
+  });
+
+  topLevel = this.RULE('topLevel', (): A.TopLevel => {
+    return this.OR([
+      { ALT: () => this.SUBRULE(this.clause) },
+      { ALT: () => this.SUBRULE(this.inlineDefinition) },
+      { ALT: () => this.SUBRULE(this.translatorDefinition) },
+      { ALT: () => this.SUBRULE(this.providerDefinition) },
+      { ALT: () => this.SUBRULE(this.declaration) },
+    ]);
+  });
+
+  clause = this.RULE('clause', (): A.Clause => {
+    const probes: A.ProbeDescription[] = [];
+    let predicate: A.Expression | null = null;
+    let body: A.Statement[] | null = null;
+    let predicateSeen = false;
+    const first = this.SUBRULE(this.probeDescription);
+    this.ACTION(() => probes.push(first));
+    this.MANY(() => {
+      this.CONSUME(L.Comma);
+      const next = this.SUBRULE2(this.probeDescription);
+      this.ACTION(() => probes.push(next));
+    });
+    this.OPTION(() => {
+      this.CONSUME(L.PredStart);
+      predicate = this.SUBRULE(this.expression);
+      this.CONSUME(L.PredEnd);
+      predicateSeen = true;
+    });
+    this.OPTION2(() => {
+      body = this.SUBRULE(this.block);
+    });
+    this.ACTION(() => {
+      if (body === null && predicateSeen) {
+        throw new DtraceError(ErrorTags.D_SYNTAX, 'expected actions { } following probe description and predicate', at(predicate!));
+      }
+      if (body === null && !this.probeMode) {
+        throw new DtraceError(ErrorTags.D_SYNTAX, 'expected predicate and/or actions following probe description', at(first));
+      }
+    });
+    return this.ACTION(() => ({ kind: 'Clause', ...at(first), probes, predicate, body }) as A.Clause);
+  });
+
+  probeDescription = this.RULE('probeDescription', (): A.ProbeDescription => {
+    return this.OR([
+      {
+        ALT: () => {
+          const t = this.CONSUME(L.ProbeSpec);
+          return this.ACTION(() => splitProbeDescription(t.image, pos(t)));
+        },
+      },
+      {
+        ALT: () => {
+          const t = this.CONSUME(L.IntegerLiteral);
+          return this.ACTION(() => {
+            const v = t.payload as L.IntegerValue | L.LexErrorPayload;
+            if ('tag' in v) throw new DtraceError(v.tag, v.message, pos(t));
+            return {
+              kind: 'ProbeDescription', ...pos(t), text: t.image, instance: 'host', provider: '',
+              module: '', function: '', name: '', id: Number(v.value),
+            } as A.ProbeDescription;
+          });
+        },
+      },
+    ]);
+  });
+
+  // -------------------------------------------------------------------------------------------
+  // Statements
+  // -------------------------------------------------------------------------------------------
+
+  /** `{ statement_list }`: statements end with ';' except (optionally) the last expression. */
+  block = this.RULE('block', (): A.Statement[] => {
+    const stmts: A.Statement[] = [];
+    this.CONSUME(L.LBrace);
+    this.MANY(() => {
+      this.OR([
+        { ALT: () => this.CONSUME(L.Semi) },
+        {
+          ALT: () => {
+            const s = this.SUBRULE(this.ifStatement);
+            this.ACTION(() => stmts.push(s));
+          },
+        },
+        {
+          ALT: () => {
+            const e = this.SUBRULE(this.expression);
+            let semi = false;
+            this.OPTION(() => {
+              this.CONSUME2(L.Semi);
+              semi = true;
+            });
+            this.ACTION(() => {
+              if (!semi && this.LA(1).tokenType !== L.RBrace) throw syntaxError(this.LA(1));
+              stmts.push({ kind: 'ExpressionStatement', ...at(e), expression: e });
+            });
+          },
+        },
+      ]);
+    });
+    this.CONSUME(L.RBrace);
+    return stmts;
+  });
+
+  ifStatement = this.RULE('ifStatement', (): A.IfStatement => {
+    const ifTok = this.CONSUME(L.Kw.if);
+    this.CONSUME(L.LParen);
+    const test = this.SUBRULE(this.expression);
+    this.CONSUME(L.RParen);
+    const consequent = this.SUBRULE(this.statementOrBlock);
+    let alternate: A.Statement[] | null = null;
+    this.OPTION(() => {
+      this.CONSUME(L.Kw.else);
+      alternate = this.SUBRULE2(this.statementOrBlock);
+    });
+    return this.ACTION(() => ({ kind: 'IfStatement', ...pos(ifTok), test, consequent, alternate }) as A.IfStatement);
+  });
+
+  statementOrBlock = this.RULE('statementOrBlock', (): A.Statement[] => {
+    return this.OR([
+      { ALT: () => this.SUBRULE(this.block) },
+      {
+        ALT: () => {
+          this.CONSUME(L.Semi);
+          return [];
+        },
+      },
+      {
+        ALT: () => {
+          const s = this.SUBRULE(this.ifStatement);
+          return this.ACTION(() => [s]);
+        },
+      },
+      {
+        ALT: () => {
+          const e = this.SUBRULE(this.expression);
+          this.CONSUME2(L.Semi);
+          return this.ACTION(() => [{ kind: 'ExpressionStatement', ...at(e), expression: e } as A.Statement]);
+        },
+      },
+    ]);
+  });
+
+  // -------------------------------------------------------------------------------------------
+  // Expressions
+  // -------------------------------------------------------------------------------------------
+
+  expression = this.RULE('expression', (): A.Expression => {
+    let left = this.SUBRULE(this.assignment);
+    this.MANY(() => {
+      this.CONSUME(L.Comma);
+      const right = this.SUBRULE2(this.assignment);
+      this.ACTION(() => {
+        left = { kind: 'Comma', ...at(left), left, right };
+      });
+    });
+    return left;
+  });
+
+  assignment = this.RULE('assignment', (): A.Expression => {
+    let result = this.SUBRULE(this.conditional);
+    this.OPTION(() => {
+      const op = this.CONSUME(L.AssignOp);
+      this.ACTION(() => this.checkLvalue(result, op));
+      const value = this.SUBRULE(this.assignment);
+      this.ACTION(() => {
+        result = { kind: 'Assignment', ...at(result), op: op.image as A.AssignmentOperator, target: result, value };
+      });
+    });
+    return result;
+  });
+
+  conditional = this.RULE('conditional', (): A.Expression => {
+    let result = this.SUBRULE(this.binary, { ARGS: [1] });
+    this.OPTION(() => {
+      this.CONSUME(L.Question);
+      const consequent = this.SUBRULE(this.expression);
+      this.CONSUME(L.Colon);
+      const alternate = this.SUBRULE(this.conditional);
+      this.ACTION(() => {
+        result = { kind: 'Conditional', ...at(result), test: result, consequent, alternate };
+      });
+    });
+    return result;
+  });
+
+  /** Precedence climbing over the left-associative binary operators. */
+  binary = this.RULE('binary', (minPrec: number = 1): A.Expression => {
+    let left = this.SUBRULE(this.cast);
+    this.MANY({
+      GATE: () => (PRECEDENCE[this.LA(1).image] ?? 0) >= minPrec && this.is(this.LA(1), L.BinaryOp),
+      DEF: () => {
+        const op = this.CONSUME(L.BinaryOp);
+        const right = this.SUBRULE2(this.binary, { ARGS: [PRECEDENCE[op.image] + 1] });
+        this.ACTION(() => {
+          left = { kind: 'Binary', ...at(left), op: op.image as A.BinaryOperator, left, right };
+        });
+      },
+    });
+    return left;
+  });
+
+  cast = this.RULE('cast', (): A.Expression => {
+    return this.OR({
+      IGNORE_AMBIGUITIES: true,
+      DEF: [
+        {
+          GATE: () => this.LA(1).tokenType === L.LParen && this.startsType(2),
+          ALT: () => {
+            const lp = this.CONSUME(L.LParen);
+            const type = this.SUBRULE(this.typeName);
+            this.CONSUME(L.RParen);
+            const operand = this.SUBRULE(this.cast);
+            return this.ACTION(() => ({ kind: 'Cast', ...pos(lp), type, operand }) as A.Expression);
+          },
+        },
+        { ALT: () => this.SUBRULE(this.unary) },
+      ],
+    });
+  });
+
+  unary = this.RULE('unary', (): A.Expression => {
+    return this.OR({
+      IGNORE_AMBIGUITIES: true,
+      DEF: [
+        {
+          ALT: () => {
+            const op = this.OR2([{ ALT: () => this.CONSUME(L.PlusPlus) }, { ALT: () => this.CONSUME(L.MinusMinus) }]);
+            const operand = this.SUBRULE(this.unary);
+            return this.ACTION(() => ({ kind: 'Update', ...pos(op), op: op.image as '++' | '--', prefix: true, operand }) as A.Expression);
+          },
+        },
+        {
+          ALT: () => {
+            const op = this.OR3([
+              { ALT: () => this.CONSUME(L.Amp) },
+              { ALT: () => this.CONSUME(L.Star) },
+              { ALT: () => this.CONSUME(L.Plus) },
+              { ALT: () => this.CONSUME(L.Minus) },
+              { ALT: () => this.CONSUME(L.Tilde) },
+              { ALT: () => this.CONSUME(L.Bang) },
+            ]);
+            const operand = this.SUBRULE(this.cast);
+            return this.ACTION(() => ({ kind: 'Unary', ...pos(op), op: op.image as A.Unary['op'], operand }) as A.Expression);
+          },
+        },
+        {
+          ALT: () => {
+            const kw = this.CONSUME(L.Kw.sizeof);
+            return this.OR4({
+              IGNORE_AMBIGUITIES: true,
+              DEF: [
+                {
+                  GATE: () => this.LA(1).tokenType === L.LParen && this.startsType(2),
+                  ALT: () => {
+                    this.CONSUME2(L.LParen);
+                    const type = this.SUBRULE2(this.typeName);
+                    this.CONSUME2(L.RParen);
+                    return this.ACTION(() => ({ kind: 'SizeofType', ...pos(kw), type }) as A.Expression);
+                  },
+                },
+                {
+                  ALT: () => {
+                    const operand = this.SUBRULE2(this.unary);
+                    return this.ACTION(() => ({ kind: 'SizeofExpression', ...pos(kw), operand }) as A.Expression);
+                  },
+                },
+              ],
+            });
+          },
+        },
+        {
+          ALT: () => {
+            const kw = this.CONSUME(L.Kw.stringof);
+            const operand = this.SUBRULE3(this.unary);
+            return this.ACTION(() => ({ kind: 'Stringof', ...pos(kw), operand }) as A.Expression);
+          },
+        },
+        { ALT: () => this.SUBRULE(this.postfix) },
+      ],
+    });
+  });
+
+  postfix = this.RULE('postfix', (): A.Expression => {
+    let result = this.SUBRULE(this.primary);
+    this.MANY(() => {
+      this.OR([
+        {
+          ALT: () => {
+            this.CONSUME(L.LBracket);
+            const keys = this.SUBRULE(this.argumentList);
+            this.CONSUME(L.RBracket);
+            this.ACTION(() => {
+              if (result.kind === 'Aggregation' && result.keys === null && !this.parenthesized.has(result)) {
+                result = { ...result, keys };
+              } else {
+                result = { kind: 'Index', ...at(result), base: result, keys };
+              }
+            });
+          },
+        },
+        {
+          ALT: () => {
+            this.CONSUME(L.LParen);
+            let args: A.Expression[] = [];
+            this.OPTION(() => {
+              args = this.SUBRULE2(this.argumentList);
+            });
+            this.CONSUME(L.RParen);
+            this.ACTION(() => {
+              result = { kind: 'Call', ...at(result), callee: result, args };
+            });
+          },
+        },
+        {
+          ALT: () => {
+            const arrow = this.OR2([{ ALT: () => this.CONSUME(L.Dot) }, { ALT: () => this.CONSUME(L.Arrow) }]);
+            const member = this.CONSUME(L.Identifier);
+            this.ACTION(() => {
+              result = { kind: 'Member', ...at(result), object: result, member: member.image, arrow: arrow.tokenType === L.Arrow };
+            });
+          },
+        },
+        {
+          ALT: () => {
+            const op = this.OR3([{ ALT: () => this.CONSUME(L.PlusPlus) }, { ALT: () => this.CONSUME(L.MinusMinus) }]);
+            this.ACTION(() => {
+              result = { kind: 'Update', ...at(result), op: op.image as '++' | '--', prefix: false, operand: result };
+            });
+          },
+        },
+      ]);
+    });
+    return result;
+  });
+
+  argumentList = this.RULE('argumentList', (): A.Expression[] => {
+    const list: A.Expression[] = [];
+    const first = this.SUBRULE(this.assignment);
+    this.ACTION(() => list.push(first));
+    this.MANY(() => {
+      this.CONSUME(L.Comma);
+      const next = this.SUBRULE2(this.assignment);
+      this.ACTION(() => list.push(next));
+    });
+    return list;
+  });
+
+  primary = this.RULE('primary', (): A.Expression => {
+    return this.OR([
+      {
+        ALT: () => {
+          const t = this.CONSUME(L.Identifier);
+          return this.ACTION(() => ({ kind: 'Identifier', ...pos(t), ...scoped(t.image) }) as A.Expression);
+        },
+      },
+      {
+        ALT: () => {
+          const t = this.CONSUME(L.AggregationName);
+          return this.ACTION(() => ({ kind: 'Aggregation', ...pos(t), name: t.image === '@' ? '_' : t.image.slice(1), keys: null }) as A.Expression);
+        },
+      },
+      {
+        ALT: () => {
+          const t = this.CONSUME(L.IntegerLiteral);
+          return this.ACTION(() => {
+            const v = t.payload as L.IntegerValue | L.LexErrorPayload;
+            if ('tag' in v) throw new DtraceError(v.tag, v.message, pos(t));
+            return { kind: 'IntegerLiteral', ...pos(t), value: v.value, text: t.image, suffix: v.suffix, decimal: v.decimal, isChar: false } as A.Expression;
+          });
+        },
+      },
+      {
+        ALT: () => {
+          const t = this.CONSUME(L.CharLiteral);
+          return this.ACTION(() => {
+            const v = t.payload as bigint | L.LexErrorPayload;
+            if (typeof v !== 'bigint') throw new DtraceError(v.tag, v.message, pos(t));
+            return { kind: 'IntegerLiteral', ...pos(t), value: v, text: t.image, suffix: '', decimal: true, isChar: true } as A.Expression;
+          });
+        },
+      },
+      {
+        ALT: () => {
+          const t = this.CONSUME(L.FloatLiteral);
+          return this.ACTION(() => ({ kind: 'FloatLiteral', ...pos(t), value: parseFloat(t.image.replace(/[fFlL]$/, '')), text: t.image }) as A.Expression);
+        },
+      },
+      {
+        ALT: () => {
+          const t = this.CONSUME(L.StringLiteral);
+          return this.ACTION(() => ({ kind: 'StringLiteral', ...pos(t), ...L.stringValue(t.image) }) as A.Expression);
+        },
+      },
+      {
+        ALT: () => {
+          const t = this.CONSUME(L.MacroVariable);
+          return this.ACTION(() => {
+            const asString = t.image.startsWith('$$');
+            return { kind: 'MacroVariable', ...pos(t), name: t.image.slice(asString ? 2 : 1), asString } as A.Expression;
+          });
+        },
+      },
+      {
+        ALT: () => {
+          const kw = this.OR2([{ ALT: () => this.CONSUME(L.Kw.self) }, { ALT: () => this.CONSUME(L.Kw.this) }]);
+          let name: IToken | null = null;
+          this.OPTION(() => {
+            this.CONSUME(L.Arrow);
+            name = this.CONSUME2(L.Identifier);
+          });
+          return this.ACTION(() => {
+            const self = kw.image === 'self';
+            if (name === null) return { kind: 'Identifier', ...pos(kw), name: kw.image } as A.Expression;
+            return { kind: self ? 'ThreadLocal' : 'ClauseLocal', ...pos(kw), name: (name as IToken).image } as A.Expression;
+          });
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(L.LParen);
+          const e = this.SUBRULE(this.expression);
+          this.CONSUME(L.RParen);
+          this.ACTION(() => this.parenthesized.add(e));
+          return e;
+        },
+      },
+      {
+        ALT: () => {
+          const kw = this.CONSUME(L.Kw.offsetof);
+          this.CONSUME2(L.LParen);
+          const type = this.SUBRULE(this.typeName, { ARGS: [true] });
+          this.CONSUME(L.Comma);
+          const member = this.CONSUME3(L.Identifier);
+          this.CONSUME2(L.RParen);
+          return this.ACTION(() => ({ kind: 'Offsetof', ...pos(kw), type, member: member.image }) as A.Expression);
+        },
+      },
+      {
+        ALT: () => {
+          const kw = this.CONSUME(L.Kw.xlate);
+          this.CONSUME(L.Less);
+          const type = this.SUBRULE2(this.typeName, { ARGS: [true] });
+          this.CONSUME(L.Greater);
+          this.CONSUME3(L.LParen);
+          const operand = this.SUBRULE2(this.expression);
+          this.CONSUME3(L.RParen);
+          return this.ACTION(() => ({ kind: 'Xlate', ...pos(kw), type, operand }) as A.Expression);
+        },
+      },
+    ]);
+  });
+
+  // -------------------------------------------------------------------------------------------
+  // Declarations and types
+  // -------------------------------------------------------------------------------------------
+
+  /**
+   * Declaration specifiers; storage classes only when allowStorage. With forceType, where the
+   * grammar requires a type (members, parameters, translators, xlate, offsetof), a leading name is
+   * taken as a typedef name even when not known to be one.
+   */
+  specifiers = this.RULE('specifiers', (allowStorage: boolean = true, forceType: boolean = false): Specifiers => {
+    const state: Specifiers = { storage: null, qualifiers: [], words: [], specifier: null, userland: false, first: null };
+    this.AT_LEAST_ONE({
+      GATE: () => this.continuesSpecifiers(state, allowStorage, forceType),
+      DEF: () => {
+        this.ACTION(() => {
+          state.first ??= this.LA(1);
+        });
+        this.OR([
+          {
+            ALT: () => {
+              const t = this.CONSUME(L.StorageClassKw);
+              this.ACTION(() => {
+                state.storage = t.image as A.StorageClass;
+              });
+            },
+          },
+          {
+            ALT: () => {
+              const t = this.CONSUME(L.QualifierKw);
+              this.ACTION(() => state.qualifiers.push(t.image as A.TypeQualifier));
+            },
+          },
+          {
+            ALT: () => {
+              this.CONSUME(L.Kw.userland);
+              this.ACTION(() => {
+                state.userland = true;
+              });
+            },
+          },
+          {
+            ALT: () => {
+              const t = this.CONSUME(L.BasicTypeKw);
+              this.ACTION(() => state.words.push(t));
+            },
+          },
+          {
+            ALT: () => {
+              const s = this.SUBRULE(this.structSpecifier);
+              this.ACTION(() => {
+                state.specifier = s;
+              });
+            },
+          },
+          {
+            ALT: () => {
+              const s = this.SUBRULE(this.enumSpecifier);
+              this.ACTION(() => {
+                state.specifier = s;
+              });
+            },
+          },
+          {
+            ALT: () => {
+              const t = this.CONSUME(L.Identifier);
+              let tag: IToken | null = null;
+              let members: A.StructMember[] | null = null;
+              let enumerators: A.Enumerator[] | null = null;
+              // `vmlinux`struct task_struct`: a module-scoped struct, union or enum reference.
+              this.OPTION({
+                GATE: () => SOU_SCOPE.test(t.image),
+                DEF: () => {
+                  tag = this.CONSUME2(L.Identifier);
+                },
+              });
+              this.ACTION(() => {
+                const m = SOU_SCOPE.exec(t.image);
+                if (m === null) {
+                  state.specifier = { kind: 'TypedefName', ...pos(t), ...scoped(t.image) };
+                  return;
+                }
+                if (tag === null) throw syntaxError(this.LA(1));
+                const module = t.image.slice(0, m.index);
+                const tagName = (tag as IToken).image;
+                state.specifier = m[1] === 'enum'
+                  ? { kind: 'EnumType', ...pos(t), tag: tagName, module, enumerators }
+                  : { kind: 'StructType', ...pos(t), union: m[1] === 'union', tag: tagName, module, members };
+              });
+            },
+          },
+        ]);
+      },
+    });
+    return state;
+  });
+
+  structSpecifier = this.RULE('structSpecifier', (): A.StructSpecifier => {
+    const kw = this.OR([{ ALT: () => this.CONSUME(L.Kw.struct) }, { ALT: () => this.CONSUME(L.Kw.union) }]);
+    let tag: IToken | null = null;
+    let members: A.StructMember[] | null = null;
+    this.OPTION(() => {
+      tag = this.CONSUME(L.Identifier);
+    });
+    this.OPTION2(() => {
+      this.CONSUME(L.LBrace);
+      members = [];
+      this.AT_LEAST_ONE(() => {
+        const some = this.SUBRULE(this.structDeclaration);
+        this.ACTION(() => members!.push(...some));
+      });
+      this.CONSUME(L.RBrace);
+    });
+    return this.ACTION(() => {
+      if (tag === null && members === null) throw syntaxError(this.LA(1));
+      const t = tag as IToken | null;
+      return {
+        kind: 'StructType', ...pos(kw), union: kw.image === 'union',
+        ...(t ? { tag: scoped(t.image).name, ...(t.image.includes('`') ? { module: scoped(t.image).module } : {}) } : { tag: null }),
+        members,
+      } as A.StructSpecifier;
+    });
+  });
+
+  structDeclaration = this.RULE('structDeclaration', (): A.StructMember[] => {
+    const specs = this.SUBRULE(this.specifiers, { ARGS: [false, true] });
+    const members: A.StructMember[] = [];
+    const first = this.SUBRULE(this.structDeclarator, { ARGS: [specs] });
+    this.ACTION(() => members.push(first));
+    this.MANY(() => {
+      this.CONSUME(L.Comma);
+      const next = this.SUBRULE2(this.structDeclarator, { ARGS: [specs] });
+      this.ACTION(() => members.push(next));
+    });
+    this.CONSUME(L.Semi);
+    return members;
+  });
+
+  structDeclarator = this.RULE('structDeclarator', (specs?: Specifiers): A.StructMember => {
+    let shape: DeclaratorShape | null = null;
+    let bits: A.Expression | null = null;
+    this.OPTION({
+      GATE: () => this.LA(1).tokenType !== L.Colon,
+      DEF: () => {
+        shape = this.SUBRULE(this.declarator, { ARGS: [false] });
+      },
+    });
+    this.OPTION2(() => {
+      this.CONSUME(L.Colon);
+      bits = this.SUBRULE(this.conditional);
+    });
+    return this.ACTION(() => {
+      const base = this.baseType(specs!);
+      const s = shape as DeclaratorShape | null;
+      const where = s?.nameToken ? pos(s.nameToken) : at(base);
+      return { kind: 'StructMember', ...where, name: s?.name ?? null, type: s ? s.apply(base) : base, bits } as A.StructMember;
+    });
+  });
+
+  enumSpecifier = this.RULE('enumSpecifier', (): A.EnumSpecifier => {
+    const kw = this.CONSUME(L.Kw.enum);
+    let tag: IToken | null = null;
+    let enumerators: A.Enumerator[] | null = null;
+    this.OPTION(() => {
+      tag = this.CONSUME(L.Identifier);
+    });
+    this.OPTION2(() => {
+      this.CONSUME(L.LBrace);
+      enumerators = [];
+      const first = this.SUBRULE(this.enumerator);
+      this.ACTION(() => enumerators!.push(first));
+      this.MANY({
+        GATE: () => this.LA(2).tokenType !== L.RBrace,
+        DEF: () => {
+          this.CONSUME(L.Comma);
+          const next = this.SUBRULE2(this.enumerator);
+          this.ACTION(() => enumerators!.push(next));
+        },
+      });
+      this.OPTION3(() => this.CONSUME2(L.Comma));
+      this.CONSUME(L.RBrace);
+    });
+    return this.ACTION(() => {
+      if (tag === null && enumerators === null) throw syntaxError(this.LA(1));
+      const t = tag as IToken | null;
+      return {
+        kind: 'EnumType', ...pos(kw),
+        ...(t ? { tag: scoped(t.image).name, ...(t.image.includes('`') ? { module: scoped(t.image).module } : {}) } : { tag: null }),
+        enumerators,
+      } as A.EnumSpecifier;
+    });
+  });
+
+  enumerator = this.RULE('enumerator', (): A.Enumerator => {
+    const name = this.CONSUME(L.Identifier);
+    let value: A.Expression | null = null;
+    this.OPTION(() => {
+      this.CONSUME(L.Assign);
+      value = this.SUBRULE(this.conditional);
+    });
+    return this.ACTION(() => ({ kind: 'Enumerator', ...pos(name), name: name.image, value }) as A.Enumerator);
+  });
+
+  /**
+   * A declarator: pointers, then a name or a parenthesised declarator, then array and function
+   * suffixes. `abstractOnly` forbids the name (type names); otherwise the name is optional only
+   * when `nameOptional` (parameters).
+   */
+  declarator = this.RULE('declarator', (abstractOnly: boolean = false, nameOptional: boolean = false): DeclaratorShape => {
+    const pointers: { tok: IToken; qualifiers: A.TypeQualifier[] }[] = [];
+    let nameToken: IToken | null = null;
+    let inner: DeclaratorShape | null = null;
+    const suffixes: Suffix[] = [];
+    this.MANY(() => {
+      const star = this.CONSUME(L.Star);
+      const qualifiers: A.TypeQualifier[] = [];
+      this.MANY2(() => {
+        const q = this.CONSUME(L.QualifierKw);
+        this.ACTION(() => qualifiers.push(q.image as A.TypeQualifier));
+      });
+      this.ACTION(() => pointers.push({ tok: star, qualifiers }));
+    });
+    this.OPTION({
+      GATE: () => !abstractOnly && this.is(this.LA(1), L.Identifier),
+      DEF: () => {
+        nameToken = this.CONSUME(L.Identifier);
+      },
+    });
+    this.OPTION2({
+      GATE: () => nameToken === null && this.LA(1).tokenType === L.LParen && this.startsNestedDeclarator(abstractOnly),
+      DEF: () => {
+        this.CONSUME(L.LParen);
+        inner = this.SUBRULE(this.declarator, { ARGS: [abstractOnly, nameOptional] });
+        this.CONSUME(L.RParen);
+      },
+    });
+    this.MANY3(() => {
+      this.OR([
+        {
+          ALT: () => {
+            const tok = this.CONSUME(L.LBracket);
+            let keys: A.Parameter[] | null = null;
+            let size: A.Expression | null = null;
+            this.OPTION3({
+              GATE: () => this.startsType(1),
+              DEF: () => {
+                keys = this.SUBRULE(this.parameterList).params;
+              },
+            });
+            this.OPTION4({
+              GATE: () => keys === null && this.LA(1).tokenType !== L.RBracket,
+              DEF: () => {
+                size = this.SUBRULE(this.conditional);
+              },
+            });
+            this.CONSUME(L.RBracket);
+            this.ACTION(() => suffixes.push({ kind: 'array', tok, size, keys }));
+          },
+        },
+        {
+          ALT: () => {
+            const tok = this.CONSUME2(L.LParen);
+            let list: { params: A.Parameter[]; varargs: boolean } = { params: [], varargs: false };
+            this.OPTION5({
+              GATE: () => this.LA(1).tokenType !== L.RParen,
+              DEF: () => {
+                list = this.SUBRULE2(this.parameterList);
+              },
+            });
+            this.CONSUME2(L.RParen);
+            this.ACTION(() => suffixes.push({ kind: 'function', tok, params: list.params, varargs: list.varargs }));
+          },
+        },
+      ]);
+    });
+    return this.ACTION(() => {
+      const innerShape = inner as DeclaratorShape | null;
+      const nameTok = nameToken as IToken | null;
+      if (!abstractOnly && !nameOptional && nameTok === null && innerShape === null) throw syntaxError(this.LA(1));
+      const apply = (base: A.TypeExpression): A.TypeExpression => {
+        let t = base;
+        for (const p of pointers) t = { kind: 'PointerType', ...pos(p.tok), to: t, qualifiers: p.qualifiers };
+        for (let i = suffixes.length - 1; i >= 0; i--) {
+          const s = suffixes[i];
+          t = s.kind === 'array'
+            ? { kind: 'ArrayType', ...pos(s.tok), of: t, size: s.size, keys: s.keys }
+            : { kind: 'FunctionType', ...pos(s.tok), returns: t, params: s.params, varargs: s.varargs };
+        }
+        return innerShape ? innerShape.apply(t) : t;
+      };
+      return {
+        name: nameTok ? nameTok.image : innerShape ? innerShape.name : null,
+        nameToken: nameTok ?? innerShape?.nameToken ?? null,
+        apply,
+      };
+    });
+  });
+
+  /** After '(' in a declarator: a nested declarator (not a parameter list)? */
+  private startsNestedDeclarator(abstractOnly: boolean): boolean {
+    const t = this.LA(2);
+    if (t.tokenType === L.Star || t.tokenType === L.LParen || t.tokenType === L.LBracket) return true;
+    return !abstractOnly && this.is(t, L.Identifier) && !this.identIsType(2);
+  }
+
+  parameterList = this.RULE('parameterList', (): { params: A.Parameter[]; varargs: boolean } => {
+    const params: A.Parameter[] = [];
+    let varargs = false;
+    this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(L.Ellipsis);
+          varargs = true;
+        },
+      },
+      {
+        ALT: () => {
+          const first = this.SUBRULE(this.parameter);
+          this.ACTION(() => params.push(first));
+          this.MANY({
+            GATE: () => !varargs,
+            DEF: () => {
+              this.CONSUME(L.Comma);
+              this.OR2([
+                {
+                  ALT: () => {
+                    this.CONSUME2(L.Ellipsis);
+                    varargs = true;
+                  },
+                },
+                {
+                  ALT: () => {
+                    const next = this.SUBRULE2(this.parameter);
+                    this.ACTION(() => params.push(next));
+                  },
+                },
+              ]);
+            },
+          });
+        },
+      },
+    ]);
+    return { params, varargs };
+  });
+
+  parameter = this.RULE('parameter', (): A.Parameter => {
+    const specs = this.SUBRULE(this.specifiers, { ARGS: [true, true] });
+    const shape = this.SUBRULE(this.declarator, { ARGS: [false, true] });
+    return this.ACTION(() => {
+      const base = this.baseType(specs);
+      return { kind: 'Parameter', ...at(base), name: shape.name, type: shape.apply(base) } as A.Parameter;
+    });
+  });
+
+  /** A type name; forceType where only a type can appear (see specifiers). */
+  typeName = this.RULE('typeName', (forceType: boolean = false): A.TypeName => {
+    const specs = this.SUBRULE(this.specifiers, { ARGS: [false, forceType] });
+    const shape = this.SUBRULE(this.declarator, { ARGS: [true, true] });
+    return this.ACTION(() => {
+      const base = this.baseType(specs);
+      return { kind: 'TypeName', ...at(base), type: shape.apply(base) } as A.TypeName;
+    });
+  });
+
+  /** `specifiers [declarator (, declarator)*] ;` at the outer scope. */
+  declaration = this.RULE('declaration', (): A.Declaration => {
+    const specs = this.SUBRULE(this.specifiers, { ARGS: [true] });
+    const shapes: DeclaratorShape[] = [];
+    this.OPTION({
+      GATE: () => this.LA(1).tokenType !== L.DeclEnd,
+      DEF: () => {
+        const first = this.SUBRULE(this.declarator, { ARGS: [false, false] });
+        this.ACTION(() => shapes.push(first));
+        this.MANY(() => {
+          this.CONSUME(L.Comma);
+          const next = this.SUBRULE2(this.declarator, { ARGS: [false, false] });
+          this.ACTION(() => shapes.push(next));
+        });
+      },
+    });
+    this.CONSUME(L.DeclEnd);
+    return this.ACTION(() => {
+      const base = this.baseType(specs);
+      const declarators: A.Declarator[] = shapes.map((s) => ({
+        kind: 'Declarator', ...(s.nameToken ? pos(s.nameToken) : at(base)), name: s.name!, type: s.apply(base),
+      }));
+      if (specs.storage === 'typedef') {
+        for (const d of declarators) {
+          this.typeNames.add(d.name);
+          this.declaredTypedefs.push(d.name);
+        }
+      }
+      return { kind: 'Declaration', ...pos(specs.first!), storage: specs.storage, base, declarators } as A.Declaration;
+    });
+  });
+
+  inlineDefinition = this.RULE('inlineDefinition', (): A.InlineDefinition => {
+    const kw = this.CONSUME(L.Kw.inline);
+    const specs = this.SUBRULE(this.specifiers, { ARGS: [true] });
+    const shape = this.SUBRULE(this.declarator, { ARGS: [false, false] });
+    this.CONSUME(L.Assign);
+    const value = this.SUBRULE(this.assignment);
+    this.CONSUME(L.DeclEnd);
+    return this.ACTION(() => {
+      const base = this.baseType(specs);
+      return { kind: 'InlineDefinition', ...pos(kw), name: shape.name!, type: shape.apply(base), value } as A.InlineDefinition;
+    });
+  });
+
+  translatorDefinition = this.RULE('translatorDefinition', (): A.TranslatorDefinition => {
+    const kw = this.CONSUME(L.Kw.translator);
+    const output = this.SUBRULE(this.typeName, { ARGS: [true] });
+    this.CONSUME(L.Less);
+    const input = this.SUBRULE2(this.typeName, { ARGS: [true] });
+    const param = this.CONSUME(L.Identifier);
+    this.CONSUME(L.Greater);
+    this.CONSUME(L.LBrace);
+    const members: A.TranslatorMember[] = [];
+    this.MANY(() => {
+      const name = this.CONSUME2(L.Identifier);
+      this.CONSUME(L.Assign);
+      const value = this.SUBRULE(this.assignment);
+      this.CONSUME(L.Semi);
+      this.ACTION(() => members.push({ kind: 'TranslatorMember', ...pos(name), name: name.image, value }));
+    });
+    this.CONSUME(L.RBrace);
+    this.CONSUME(L.DeclEnd);
+    return this.ACTION(() => ({ kind: 'TranslatorDefinition', ...pos(kw), output, input, param: param.image, members }) as A.TranslatorDefinition);
+  });
+
+  providerDefinition = this.RULE('providerDefinition', (): A.ProviderDefinition => {
+    const kw = this.CONSUME(L.Kw.provider);
+    const name = this.CONSUME(L.Identifier);
+    this.CONSUME(L.LBrace);
+    const probes: A.ProviderProbe[] = [];
+    this.MANY(() => {
+      const probe = this.SUBRULE(this.providerProbe);
+      this.ACTION(() => probes.push(probe));
+    });
+    this.CONSUME(L.RBrace);
+    this.CONSUME(L.DeclEnd);
+    return this.ACTION(() => ({ kind: 'ProviderDefinition', ...pos(kw), name: name.image, probes }) as A.ProviderDefinition);
+  });
+
+  providerProbe = this.RULE('providerProbe', (): A.ProviderProbe => {
+    const kw = this.CONSUME(L.Kw.probe);
+    const name = this.CONSUME(L.Identifier);
+    const params = this.SUBRULE(this.prototype);
+    let translated: A.Parameter[] | null = null;
+    this.OPTION(() => {
+      this.CONSUME(L.Colon);
+      translated = this.SUBRULE2(this.prototype);
+    });
+    this.CONSUME(L.Semi);
+    return this.ACTION(() => ({ kind: 'ProviderProbe', ...pos(kw), name: name.image, params, translated }) as A.ProviderProbe);
+  });
+
+  /** `( [parameter_type_list] )` of a provider probe. */
+  prototype = this.RULE('prototype', (): A.Parameter[] => {
+    this.CONSUME(L.LParen);
+    let params: A.Parameter[] = [];
+    this.OPTION(() => {
+      params = this.SUBRULE(this.parameterList).params;
+    });
+    this.CONSUME(L.RParen);
+    return params;
+  });
+
+  /** The base NamedType of a set of specifiers (builtin words, typedef, struct or enum). */
+  private baseType(specs: Specifiers): A.NamedType {
+    const first = specs.first!;
+    let specifier = specs.specifier;
+    if (specs.words.length > 0) {
+      const words = specs.words.map((w) => w.image);
+      const name = canonicalBuiltinType(words);
+      if (name === null || specifier !== null) {
+        throw new DtraceError(ErrorTags.D_DECL_COMBO, 'invalid type combination', pos(specs.words[specs.words.length - 1]));
+      }
+      specifier = { kind: 'BuiltinType', ...pos(specs.words[0]), name, words };
+    }
+    if (specifier === null) {
+      // Only qualifiers/storage class (e.g. `const x;`, `self x;`): C's implicit int.
+      specifier = { kind: 'BuiltinType', ...pos(first), name: 'int', words: [] };
+    }
+    return { kind: 'NamedType', ...pos(first), specifier, qualifiers: specs.qualifiers, userland: specs.userland };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Probe descriptions
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Split a probe description into its elements, right-aligned as DTrace does (RFD 2's fifth,
+ * leftmost element is the instance; missing, it is "host").
+ */
+export function splitProbeDescription(text: string, where: A.Position = { line: 0, column: 0 }): A.ProbeDescription {
+  const parts = text.split(':');
+  if (parts.length > 5) {
+    throw new DtraceError(ErrorTags.D_PDESC_INVAL, `invalid probe description "${text}": Overspecified probe description`, where);
+  }
+  const [name, fn, mod, prov, inst] = parts.reverse();
+  return {
+    kind: 'ProbeDescription',
+    ...where,
+    text,
+    instance: inst ?? 'host',
+    provider: prov ?? '',
+    module: mod ?? '',
+    function: fn ?? '',
+    name: name ?? '',
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Control lines
+// ---------------------------------------------------------------------------------------------
+
+interface LineMark {
+  /** First physical line the mark applies to. */
+  fromLine: number;
+  /** Line number that physical line gets. */
+  line: number;
+  file?: string;
+}
+
+function controlError(t: IToken, tag: string, message: string): DtraceError {
+  return new DtraceError(tag, message, pos(t));
+}
+
+/** Turn control-line tokens into Pragma nodes and `#line` marks. */
+function readControlLines(controls: IToken[], source: string): { pragmas: { node: A.Pragma; offset: number }[]; marks: LineMark[]; error: { offset: number; error: DtraceError } | null } {
+  const pragmas: { node: A.Pragma; offset: number }[] = [];
+  const marks: LineMark[] = [];
+  let error: { offset: number; error: DtraceError } | null = null;
+  const fail = (t: IToken, e: DtraceError) => {
+    if (error === null) error = { offset: t.startOffset, error: e };
+  };
+  for (const t of controls) {
+    const body = t.image.trimStart().slice(1); // after '#'
+    if (body.startsWith('!')) continue; // `#!` interpreter line
+    if (t.startOffset + t.image.length >= source.length) {
+      fail(t, controlError(t, ErrorTags.D_SYNTAX, 'end-of-file encountered before end of control line'));
+      continue;
+    }
+    const words = L.controlWords(body);
+    if (!Array.isArray(words)) {
+      fail(t, controlError(t, words.tag, words.message));
+      continue;
+    }
+    const node: A.Pragma = { kind: 'Pragma', ...pos(t), directive: '', args: [], options: [], text: t.image };
+    const [first, ...rest] = words;
+    if (first === undefined) continue; // `#` alone: a null directive
+    if (first === 'line' || /^[0-9]+$/.test(first)) {
+      const numberWord = first === 'line' ? rest[0] : first;
+      const fileWord = first === 'line' ? rest[1] : rest[0];
+      if (numberWord === undefined || !/^[0-9]+$/.test(numberWord)) {
+        fail(t, controlError(t, ErrorTags.D_PRAGMA_MALFORM, 'malformed #line directive'));
+        continue;
+      }
+      marks.push({ fromLine: (t.startLine ?? 0) + 1, line: Number(numberWord), file: fileWord });
+      node.directive = 'line';
+      node.args = first === 'line' ? rest : words;
+    } else if (first === 'pragma') {
+      if (rest[0] === 'D' && rest.length >= 2) {
+        node.directive = rest[1];
+        node.args = rest.slice(2);
+        if (node.directive === 'option') {
+          node.options = node.args.map((a) => {
+            const eq = a.indexOf('=');
+            return eq < 0 ? { name: a } : { name: a.slice(0, eq), value: a.slice(eq + 1) };
+          });
+        }
+      } else {
+        node.directive = 'other-pragma';
+        node.args = rest;
+      }
+    } else if (first === 'ident' || first === 'error') {
+      node.directive = first;
+      node.args = rest;
+    } else {
+      fail(t, controlError(t, ErrorTags.D_PRAGCTL_INVAL, `invalid control directive: #${first}`));
+      continue;
+    }
+    pragmas.push({ node, offset: t.startOffset });
+  }
+  return { pragmas, marks, error };
+}
+
+/** Map a physical line through `#line` marks. */
+function mapLine(marks: LineMark[], physical: number): { line: number; file?: string } {
+  let mark: LineMark | undefined;
+  for (const m of marks) {
+    if (m.fromLine <= physical) mark = m;
+    else break;
+  }
+  if (!mark) return { line: physical };
+  const r: { line: number; file?: string } = { line: mark.line + (physical - mark.fromLine) };
+  if (mark.file !== undefined) r.file = mark.file;
+  return r;
+}
+
+function applyLineMarks(tokens: IToken[], marks: LineMark[]): void {
+  if (marks.length === 0) return;
+  for (const t of tokens) {
+    const m = mapLine(marks, t.startLine ?? 0);
+    t.startLine = m.line;
+    if (m.file !== undefined) (t as IToken & { file?: string }).file = m.file;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Entry point
+// ---------------------------------------------------------------------------------------------
+
+let sharedParser: DParser | null = null;
+
+/**
+ * Parse D source into a Program. `file` is recorded as Program.source (e.g. the -s path); it may
+ * also be given as `options.file`, and the options may be passed second: parse(text, options).
+ * Throws DtraceError (with DTrace's message, tag and line) on any lexical or syntax error.
+ */
+export function parse(source: string, fileOrOptions?: string | ParseOptions, moreOptions: ParseOptions = {}): A.Program {
+  const options: ParseOptions = typeof fileOrOptions === 'object' ? { ...fileOrOptions, ...moreOptions } : moreOptions;
+  const file = typeof fileOrOptions === 'string' ? fileOrOptions : options.file;
+  sharedParser ??= new DParser();
+  const parser = sharedParser;
+  const probeMode = options.kind === 'probe-description' || options.probeSpec === true;
+  const external = options.isTypeName ?? (() => false);
+  const scriptTypes = new Set<string>();
+
+  // Script typedefs change how the outer scope lexes (`foo_t x;`), so a script that declares a
+  // typedef its outer scope then uses is lexed again knowing it (rare; bounded).
+  for (let attempt = 0; ; attempt++) {
+    const isTypeName = (n: string) => BUILTIN_TYPEDEF_SET.has(n) || scriptTypes.has(n) || external(n);
+    const lexed = L.tokenize(source, { probeMode, isTypeName });
+    const control = readControlLines(lexed.controls, source);
+    applyLineMarks(lexed.tokens, control.marks);
+    parser.begin(lexed.tokens, { probeMode, isTypeName: external, typeNames: scriptTypes });
+
+    let items: { node: A.TopLevel; offset: number }[] | undefined;
+    let failure: { offset: number; error: DtraceError } | null = null;
+    try {
+      items = parser.program();
+      if (parser.errors.length > 0) {
+        const t = parser.errors[0].token;
+        failure = tokenFailure(t, source, control.marks);
+      }
+    } catch (e) {
+      if (!(e instanceof DtraceError)) throw e;
+      failure = AT_END.has(e) ? endFailure(source, control.marks) : { offset: offsetOfError(e, lexed.tokens), error: e };
+    }
+
+    const newTypes = parser.declaredTypedefs.filter((n) => !scriptTypes.has(n));
+    if (failure !== null && newTypes.length > 0 && attempt < 8 && usesAsOuterWord(lexed.tokens, newTypes)) {
+      for (const n of newTypes) scriptTypes.add(n);
+      continue;
+    }
+    if (control.error !== null && (failure === null || control.error.offset <= failure.offset)) {
+      throw control.error.error;
+    }
+    if (failure !== null) throw failure.error;
+
+    const all: { node: A.TopLevel; offset: number }[] = [...(items ?? [])];
+    for (const p of control.pragmas) {
+      const m = mapLine(control.marks, p.node.line);
+      p.node.line = m.line;
+      if (m.file !== undefined) p.node.file = m.file;
+      all.push(p);
+    }
+    all.sort((a, b) => a.offset - b.offset);
+    const program: A.Program = { kind: 'Program', line: 1, column: 1, items: all.map((x) => x.node) };
+    if (file !== undefined) program.source = file;
+    return program;
+  }
+}
+
+/** The error for a token the parser could not accept. */
+function tokenFailure(t: IToken, source: string, marks: LineMark[]): { offset: number; error: DtraceError } {
+  if (t.tokenType === EOF) return endFailure(source, marks);
+  return { offset: t.startOffset, error: syntaxError(t) };
+}
+
+/** A syntax error at end of input, on the line DTrace's lexer is at then (1 + newlines read). */
+function endFailure(source: string, marks: LineMark[]): { offset: number; error: DtraceError } {
+  let newlines = 0;
+  for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) newlines++;
+  const m = mapLine(marks, newlines + 1);
+  return {
+    offset: source.length,
+    error: new DtraceError(ErrorTags.D_SYNTAX, 'syntax error near end of input', { line: m.line, file: m.file }),
+  };
+}
+
+/** Best-effort source offset of a thrown error (for ordering against control-line errors). */
+function offsetOfError(e: DtraceError, tokens: IToken[]): number {
+  for (const t of tokens) {
+    if (t.startLine === e.line && t.startColumn === e.column) return t.startOffset;
+  }
+  return Number.MAX_SAFE_INTEGER;
+}
+
+/** Does any outer-scope word (probe description) name one of these types? */
+function usesAsOuterWord(tokens: IToken[], names: string[]): boolean {
+  const set = new Set(names);
+  return tokens.some((t) => {
+    if (t.tokenType !== L.ProbeSpec || t.image.includes(':')) return false;
+    const star = t.image.indexOf('*');
+    return set.has(star > 0 ? t.image.slice(0, star) : t.image);
+  });
+}

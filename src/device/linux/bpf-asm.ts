@@ -1,0 +1,170 @@
+// eBPF instruction encoding and a small assembler with labels.
+//
+// Numbers are the kernel's (include/uapi/linux/bpf.h, bpf_common.h). Each instruction is 8 bytes:
+// opcode, dst:4|src:4, signed 16-bit offset, signed 32-bit immediate; a 64-bit immediate load takes
+// two slots.
+
+export const BPF_LD = 0x00, BPF_LDX = 0x01, BPF_ST = 0x02, BPF_STX = 0x03;
+export const BPF_ALU = 0x04, BPF_JMP = 0x05, BPF_JMP32 = 0x06, BPF_ALU64 = 0x07;
+export const BPF_W = 0x00, BPF_H = 0x08, BPF_B = 0x10, BPF_DW = 0x18;
+export const BPF_IMM = 0x00, BPF_MEM = 0x60, BPF_MEMSX = 0x80;
+export const BPF_K = 0x00, BPF_X = 0x08;
+
+export const ALU = {
+  ADD: 0x00, SUB: 0x10, MUL: 0x20, DIV: 0x30, OR: 0x40, AND: 0x50, LSH: 0x60, RSH: 0x70,
+  NEG: 0x80, MOD: 0x90, XOR: 0xa0, MOV: 0xb0, ARSH: 0xc0,
+} as const;
+
+export const JMP = {
+  JA: 0x00, JEQ: 0x10, JGT: 0x20, JGE: 0x30, JSET: 0x40, JNE: 0x50, JSGT: 0x60, JSGE: 0x70,
+  CALL: 0x80, EXIT: 0x90, JLT: 0xa0, JLE: 0xb0, JSLT: 0xc0, JSLE: 0xd0,
+} as const;
+export type JmpOp = (typeof JMP)[keyof typeof JMP];
+
+export const BPF_PSEUDO_MAP_FD = 1;
+export const BPF_PSEUDO_MAP_VALUE = 2;
+
+/** Helper function ids (enum bpf_func_id). */
+export const HELPER = {
+  map_lookup_elem: 1,
+  map_update_elem: 2,
+  map_delete_elem: 3,
+  ktime_get_ns: 5,
+  get_prandom_u32: 7,
+  get_smp_processor_id: 8,
+  get_current_pid_tgid: 14,
+  get_current_uid_gid: 15,
+  get_current_comm: 16,
+  perf_event_output: 25,
+  get_current_task: 35,
+  probe_read_user: 112,
+  probe_read_kernel: 113,
+  probe_read_user_str: 114,
+  probe_read_kernel_str: 115,
+} as const;
+
+export const BPF_PROG_TYPE = { KPROBE: 2, TRACEPOINT: 5, PERF_EVENT: 7, RAW_TRACEPOINT: 17 } as const;
+export const BPF_MAP_TYPE = {
+  HASH: 1, ARRAY: 2, PERF_EVENT_ARRAY: 4, PERCPU_HASH: 5, PERCPU_ARRAY: 6,
+} as const;
+export const BPF_F_CURRENT_CPU = 0xffffffff;
+export const BPF_NOEXIST = 1;
+export const BPF_F_RDONLY_PROG = 1 << 7;
+
+export const R0 = 0, R1 = 1, R2 = 2, R3 = 3, R4 = 4, R5 = 5, R6 = 6, R7 = 7, R8 = 8, R9 = 9, FP = 10;
+
+export type Size = 1 | 2 | 4 | 8;
+export function sizeCode(size: Size): number {
+  return size === 1 ? BPF_B : size === 2 ? BPF_H : size === 4 ? BPF_W : BPF_DW;
+}
+
+interface Insn {
+  code: number;
+  dst: number;
+  src: number;
+  off: number;
+  imm: number;
+  /** Jump whose offset is resolved from a label when the program is finished. */
+  label?: Label;
+}
+
+export class Label {
+  at = -1;
+  constructor(readonly name: string) {}
+}
+
+/** Builds an eBPF program; jumps refer to labels resolved by finish(). */
+export class BpfAsm {
+  private insns: Insn[] = [];
+
+  get length(): number {
+    return this.insns.length;
+  }
+
+  label(name = ''): Label {
+    return new Label(name);
+  }
+
+  place(l: Label): void {
+    if (l.at >= 0) throw new Error(`BPF label ${l.name} placed twice`);
+    l.at = this.insns.length;
+  }
+
+  raw(code: number, dst: number, src: number, off: number, imm: number): void {
+    this.insns.push({ code, dst, src, off, imm });
+  }
+
+  // --- ALU (64-bit unless stated)
+  movImm(dst: number, imm: number): void { this.raw(BPF_ALU64 | ALU.MOV | BPF_K, dst, 0, 0, imm); }
+  mov(dst: number, src: number): void { this.raw(BPF_ALU64 | ALU.MOV | BPF_X, dst, src, 0, 0); }
+  mov32(dst: number, src: number): void { this.raw(BPF_ALU | ALU.MOV | BPF_X, dst, src, 0, 0); }
+  alu(op: number, dst: number, src: number, off = 0): void { this.raw(BPF_ALU64 | op | BPF_X, dst, src, off, 0); }
+  aluImm(op: number, dst: number, imm: number, off = 0): void { this.raw(BPF_ALU64 | op | BPF_K, dst, 0, off, imm); }
+  /** Sign-extend the low `bits` of src into dst (cpu v4 MOVSX). */
+  movsx(dst: number, src: number, bits: 8 | 16 | 32): void { this.raw(BPF_ALU64 | ALU.MOV | BPF_X, dst, src, bits, 0); }
+
+  /** dst = 64-bit constant. */
+  ld64(dst: number, value: bigint): void {
+    const v = BigInt.asUintN(64, value);
+    const lo = Number(v & 0xffffffffn) | 0;
+    const hi = Number(v >> 32n) | 0;
+    this.raw(BPF_LD | BPF_DW | BPF_IMM, dst, 0, 0, lo);
+    this.raw(0, 0, 0, 0, hi);
+  }
+  /** dst = pointer to the map with this fd. */
+  ldMap(dst: number, fd: number): void {
+    this.raw(BPF_LD | BPF_DW | BPF_IMM, dst, BPF_PSEUDO_MAP_FD, 0, fd);
+    this.raw(0, 0, 0, 0, 0);
+  }
+  /** dst = pointer to byte `off` of element 0 of an array map. */
+  ldMapValue(dst: number, fd: number, off: number): void {
+    this.raw(BPF_LD | BPF_DW | BPF_IMM, dst, BPF_PSEUDO_MAP_VALUE, 0, fd);
+    this.raw(0, 0, 0, 0, off);
+  }
+
+  // --- memory
+  ldx(size: Size, dst: number, src: number, off: number): void {
+    this.raw(BPF_LDX | BPF_MEM | sizeCode(size), dst, src, off, 0);
+  }
+  stx(size: Size, dst: number, off: number, src: number): void {
+    this.raw(BPF_STX | BPF_MEM | sizeCode(size), dst, src, off, 0);
+  }
+  st(size: Size, dst: number, off: number, imm: number): void {
+    this.raw(BPF_ST | BPF_MEM | sizeCode(size), dst, 0, off, imm);
+  }
+
+  // --- control
+  jmp(op: JmpOp, dst: number, src: number, target: Label): void {
+    this.insns.push({ code: BPF_JMP | op | BPF_X, dst, src, off: 0, imm: 0, label: target });
+  }
+  jmpImm(op: JmpOp, dst: number, imm: number, target: Label): void {
+    this.insns.push({ code: BPF_JMP | op | BPF_K, dst, src: 0, off: 0, imm, label: target });
+  }
+  ja(target: Label): void {
+    this.insns.push({ code: BPF_JMP | JMP.JA, dst: 0, src: 0, off: 0, imm: 0, label: target });
+  }
+  call(helper: number): void { this.raw(BPF_JMP | JMP.CALL, 0, 0, 0, helper); }
+  exit(): void { this.raw(BPF_JMP | JMP.EXIT, 0, 0, 0, 0); }
+
+  /** Zero `len` bytes (a multiple of 8) at dst+off with 8-byte stores. */
+  zero(dst: number, off: number, len: number): void {
+    for (let i = 0; i < len; i += 8) this.st(8, dst, off + i, 0);
+  }
+
+  finish(): Buffer {
+    const buf = Buffer.alloc(this.insns.length * 8);
+    this.insns.forEach((ins, i) => {
+      let off = ins.off;
+      if (ins.label) {
+        if (ins.label.at < 0) throw new Error(`BPF label ${ins.label.name} never placed`);
+        off = ins.label.at - (i + 1);
+        if (off < -32768 || off > 32767) throw new Error('BPF jump out of range');
+      }
+      buf.writeUInt8(ins.code, i * 8);
+      buf.writeUInt8((ins.dst & 0xf) | ((ins.src & 0xf) << 4), i * 8 + 1);
+      buf.writeInt16LE(off, i * 8 + 2);
+      buf.writeInt32LE(ins.imm | 0, i * 8 + 4);
+    });
+    return buf;
+  }
+}

@@ -1,0 +1,486 @@
+// The Linux device: DOF in, eBPF programs attached to the real kernel, records out.
+//
+// enable() decodes the DOF, matches each ECB description against the provider registry, lays out
+// records (as DTrace's kernel does in dtrace_ecb_resize), creates the maps, translates each probe's
+// ECBs into one BPF program and loads it. go() fires BEGIN, then attaches the rest; stop() detaches
+// everything, then fires END. Every kernel object is an fd owned by this process, so nothing
+// outlives it, even under SIGKILL.
+
+import { readFileSync } from 'node:fs';
+import * as D from '../../dif/constants.js';
+import { readDof } from '../../dof/reader.js';
+import type { Difo, Program } from '../../dof/program.js';
+import type { Probe } from '../../providers/provider.js';
+import { ProbeRegistry } from '../../providers/registry.js';
+import { eventId } from '../../providers/tracefs.js';
+import { native } from '../native.js';
+import type {
+  AggregationDescription, AggregationEntry, CpuBuffer, Device, EnableResult, EnabledProbe,
+  RecordDescription,
+} from '../device.js';
+import { RECORD_HEADER_SIZE } from '../device.js';
+import { ALU, BPF_MAP_TYPE, BPF_PROG_TYPE, BpfAsm, R0, R1, R8, R9 } from './bpf-asm.js';
+import {
+  type AggregationMap, type EcbPlan, type MemLayout, ProbeTranslator, TranslateError, isAggregation,
+  roundUp,
+} from './translate.js';
+import { taskOffsets } from './kernel-types.js';
+
+const PERF_TYPE_SOFTWARE = 1;
+const PERF_TYPE_TRACEPOINT = 2;
+const PERF_COUNT_SW_CPU_CLOCK = 0;
+const PERF_COUNT_SW_BPF_OUTPUT = 10;
+const PERF_SAMPLE_RAW = 1 << 10;
+const PERCPU_VALUE_MAX = 32768; // PCPU_MIN_UNIT_SIZE: the largest per-CPU map value
+
+export interface LinuxDeviceOptions {
+  strsize: number;
+  bufsize: number; // bytes per CPU
+  aggsize: number; // entries per keyed aggregation
+  verbose: boolean; // verifier log on errors
+}
+
+export class DeviceError extends Error {
+  constructor(message: string, readonly log?: string) {
+    super(message);
+  }
+}
+
+function cpuList(file: string): number[] {
+  const out: number[] = [];
+  for (const part of readFileSync(file, 'utf8').trim().split(',')) {
+    const [lo, hi] = part.split('-').map(Number);
+    for (let c = lo; c <= (hi ?? lo); c++) out.push(c);
+  }
+  return out;
+}
+
+interface LoadedProbe {
+  probe: Probe;
+  progFd: number;
+  events: number[]; // perf event fds once attached
+}
+
+export class LinuxDevice implements Device {
+  private fds: number[] = [];
+  private buffers: { cpu: number; fd: number; handle: number }[] = [];
+  private loaded: LoadedProbe[] = [];
+  private begin: number[] = [];
+  private end: number[] = [];
+  private aggs: { desc: AggregationDescription; map: AggregationMap }[] = [];
+  private possibleCpus = cpuList('/sys/devices/system/cpu/possible');
+  private onlineCpus = cpuList('/sys/devices/system/cpu/online');
+  private closed = false;
+
+  constructor(private registry: ProbeRegistry, private opts: LinuxDeviceOptions) {}
+
+  enable(dof: Buffer): EnableResult {
+    const program = readDof(dof);
+    const { strsize } = this.opts;
+    // Match every ECB description.
+    const matched: number[] = [];
+    const byProbe = new Map<number, { probe: Probe; ecbs: number[] }>();
+    program.ecbs.forEach((ecb, i) => {
+      const probes = this.registry.match(ecb.probe);
+      matched.push(probes.length);
+      for (const p of probes) {
+        let e = byProbe.get(p.id);
+        if (!e) byProbe.set(p.id, (e = { probe: p, ecbs: [] }));
+        e.ecbs.push(i);
+      }
+    });
+
+    // Record layouts, per ECB description (the same for every probe it enables).
+    const layouts = program.ecbs.map((ecb, i) => layoutEcb(program, i, strsize));
+    const aggDescs = collectAggregations(program, layouts);
+
+    // String table: every DIFO's strings and every enabled probe's names.
+    const strtab = new StringTable();
+    const difoStrtab = new Map<Difo, number>();
+    for (const ecb of program.ecbs) {
+      for (const d of [ecb.predicate, ...ecb.actions.map((a) => a.difo)]) {
+        if (d && !difoStrtab.has(d)) difoStrtab.set(d, strtab.addBlock(d.strtab));
+      }
+    }
+    const probeStrings = new Map<number, { prov: number; mod: number; func: number; name: number }>();
+    for (const { probe } of byProbe.values()) {
+      probeStrings.set(probe.id, {
+        prov: strtab.add(probe.provider), mod: strtab.add(probe.module),
+        func: strtab.add(probe.func), name: strtab.add(probe.name),
+      });
+    }
+
+    // Globals: one array element holding every user global scalar, then the activity word.
+    const globals = new Map<number, { offset: number; size: number; string: boolean }>();
+    let gsize = 8; // activity word at 0
+    for (const ecb of program.ecbs) {
+      for (const d of [ecb.predicate, ...ecb.actions.map((a) => a.difo)]) {
+        for (const v of d?.vartab ?? []) {
+          if (v.scope !== D.DIFV_SCOPE_GLOBAL || v.kind !== D.DIFV_KIND_SCALAR || v.id < D.DIF_VAR_OTHER_UBASE) continue;
+          if (globals.has(v.id)) continue;
+          const string = v.type.kind === D.DIF_TYPE_STRING;
+          const size = string ? strsize : 8; // DIF values are 64-bit
+          gsize = roundUp(gsize, Math.min(8, Math.max(1, size)));
+          globals.set(v.id, { offset: gsize, size, string });
+          gsize += size;
+        }
+      }
+    }
+
+    // Per-CPU scratch memory.
+    const maxData = Math.max(24, ...layouts.map((l) => l.dataSize));
+    const maxKey = Math.max(8, ...aggDescs.map((a) => a.keySize));
+    const maxValue = Math.max(8, ...aggDescs.map((a) => a.valueSize));
+    const mem = memLayout(strsize, maxData, maxKey, maxValue);
+    if (mem.size > PERCPU_VALUE_MAX)
+      throw new DeviceError(`records too large for per-CPU scratch memory (${mem.size} bytes); reduce strsize`);
+
+    // Maps.
+    const memFd = this.map({ type: BPF_MAP_TYPE.PERCPU_ARRAY, keySize: 4, valueSize: mem.size, maxEntries: 1, name: 'dt_mem' });
+    const globalsFd = this.map({ type: BPF_MAP_TYPE.ARRAY, keySize: 4, valueSize: roundUp(gsize, 8), maxEntries: 1, name: 'dt_globals' });
+    const strtabBytes = strtab.bytes();
+    const strtabFd = this.map({ type: BPF_MAP_TYPE.ARRAY, keySize: 4, valueSize: Math.max(8, roundUp(strtabBytes.length, 8)), maxEntries: 1, name: 'dt_strtab' });
+    const strValue = Buffer.alloc(Math.max(8, roundUp(strtabBytes.length, 8)));
+    strtabBytes.copy(strValue);
+    native.mapUpdate(strtabFd, u32(0), strValue, 0);
+    const eventsFd = this.map({ type: BPF_MAP_TYPE.PERF_EVENT_ARRAY, keySize: 4, valueSize: 4, maxEntries: Math.max(...this.possibleCpus) + 1, name: 'dt_events' });
+    this.openBuffers(eventsFd);
+
+    const aggregations = new Map<bigint, AggregationMap>();
+    for (const desc of aggDescs) {
+      const keyed = desc.keys.length > 0 || desc.action === D.DTRACEAGG_MIN || desc.action === D.DTRACEAGG_MAX;
+      const fd = this.map({
+        type: keyed ? BPF_MAP_TYPE.PERCPU_HASH : BPF_MAP_TYPE.PERCPU_ARRAY,
+        keySize: keyed ? roundUp(desc.keySize, 8) : 4,
+        valueSize: desc.valueSize,
+        maxEntries: keyed ? this.opts.aggsize : 1,
+        name: `dt_agg${desc.id}`,
+      });
+      const map: AggregationMap = { fd, keyed, keySize: roundUp(desc.keySize, 8), valueSize: desc.valueSize, action: desc.action };
+      aggregations.set(BigInt(desc.id), map);
+      this.aggs.push({ desc, map });
+    }
+
+    const needsTask = program.ecbs.some((e) => [e.predicate, ...e.actions.map((a) => a.difo)].some(
+      (d) => d?.vartab.some((v) => v.id === D.DIF_VAR_PPID)));
+    const walltimeOffsetNs = BigInt(Date.now()) * 1_000_000n - process.hrtime.bigint();
+
+    // EPIDs in ECB-description order, then probe order, as DTrace assigns them.
+    const probes: EnabledProbe[] = [];
+    const plansByProbe = new Map<number, EcbPlan[]>();
+    let epid = 1;
+    for (let i = 0; i < program.ecbs.length; i++) {
+      for (const { probe, ecbs } of byProbe.values()) {
+        if (!ecbs.includes(i)) continue;
+        const l = layouts[i];
+        probes.push({
+          epid, ecb: i, size: l.dataSize, records: l.records.filter((r): r is RecordDescription => r !== null),
+          probe: { id: probe.id, provider: probe.provider, module: probe.module, func: probe.func, name: probe.name },
+        });
+        let plans = plansByProbe.get(probe.id);
+        if (!plans) plansByProbe.set(probe.id, (plans = []));
+        plans.push({ epid, desc: program.ecbs[i], records: l.records, keyRecords: l.keyRecords, dataSize: l.dataSize, emits: l.emits });
+        epid++;
+      }
+    }
+
+    for (const { probe } of byProbe.values()) {
+      const plans = plansByProbe.get(probe.id)!;
+      const translator = new ProbeTranslator(
+        {
+          memFd, globalsFd, strtabFd, eventsFd, mem, strsize, difoStrtab,
+          probeStrings: probeStrings.get(probe.id)!, probeId: probe.id, globals,
+          activityOffset: 0, aggregations, task: needsTask ? taskOffsets() : null, walltimeOffsetNs,
+        },
+        argLoader(probe),
+        probe.attach.kind !== 'dtrace',
+      );
+      let insns: Buffer;
+      try {
+        insns = translator.translate(plans);
+      } catch (e) {
+        if (e instanceof TranslateError) throw new DeviceError(`${e.message} (clause for ${describe(probe)})`);
+        throw e;
+      }
+      const progFd = this.load(probe, insns);
+      const lp = { probe, progFd, events: [] };
+      if (probe.attach.kind === 'dtrace') {
+        if (probe.attach.which === 'BEGIN') this.begin.push(progFd);
+        else if (probe.attach.which === 'END') this.end.push(progFd);
+      } else this.loaded.push(lp);
+    }
+
+    return { probes, aggregations: this.aggs.map((a) => a.desc), matched };
+  }
+
+  go(): void {
+    for (const fd of this.begin) native.progTestRun(fd, Buffer.alloc(8), 0);
+    for (const lp of this.loaded) this.attach(lp);
+  }
+
+  stop(): void {
+    for (const lp of this.loaded) {
+      for (const fd of lp.events) this.closeFd(fd);
+      lp.events = [];
+    }
+    for (const fd of this.end) native.progTestRun(fd, Buffer.alloc(8), 0);
+  }
+
+  async wait(ms: number): Promise<void> {
+    if (this.buffers.length === 0) return new Promise((r) => setTimeout(r, ms));
+    await native.waitReadable(this.buffers.map((b) => b.fd), ms);
+  }
+
+  drain(): CpuBuffer[] {
+    return this.buffers.map(({ cpu, handle }) => {
+      const { samples, lost } = native.perfBufferRead(handle);
+      return { cpu, records: samples, lost };
+    });
+  }
+
+  aggregationSnapshot(): AggregationEntry[] {
+    const out: AggregationEntry[] = [];
+    const ncpu = Math.max(...this.possibleCpus) + 1;
+    for (const { desc, map } of this.aggs) {
+      const stride = roundUp(map.valueSize, 8);
+      const value = Buffer.alloc(stride * ncpu);
+      const split = () => Array.from({ length: ncpu }, (_, c) => Buffer.from(value.subarray(c * stride, c * stride + map.valueSize)));
+      if (!map.keyed) {
+        if (native.mapLookup(map.fd, u32(0), value)) out.push({ id: desc.id, key: Buffer.alloc(0), perCpu: split() });
+        continue;
+      }
+      let key: Buffer | null = null;
+      const next = Buffer.alloc(map.keySize);
+      while (native.mapNextKey(map.fd, key, next)) {
+        key = Buffer.from(next);
+        if (native.mapLookup(map.fd, key, value)) out.push({ id: desc.id, key, perCpu: split() });
+      }
+    }
+    return out;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const b of this.buffers) native.perfBufferClose(b.handle);
+    for (const fd of this.fds.splice(0)) {
+      try { native.close(fd); } catch { /* already closed */ }
+    }
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  private map(o: { type: number; keySize: number; valueSize: number; maxEntries: number; name: string }): number {
+    const fd = native.mapCreate(o);
+    this.fds.push(fd);
+    return fd;
+  }
+
+  private closeFd(fd: number): void {
+    const i = this.fds.indexOf(fd);
+    if (i >= 0) this.fds.splice(i, 1);
+    try { native.close(fd); } catch { /* ignore */ }
+  }
+
+  private openBuffers(eventsFd: number): void {
+    const pages = Math.max(1, 2 ** Math.floor(Math.log2(Math.max(4096, this.opts.bufsize) / native.pageSize())));
+    for (const cpu of this.onlineCpus) {
+      const fd = native.perfEventOpen({
+        type: PERF_TYPE_SOFTWARE, config: PERF_COUNT_SW_BPF_OUTPUT, sampleType: PERF_SAMPLE_RAW,
+        wakeupEvents: 1, pid: -1, cpu,
+      });
+      this.fds.push(fd);
+      native.mapUpdate(eventsFd, u32(cpu), u32(fd), 0);
+      const handle = native.perfBufferOpen(fd, pages);
+      this.buffers.push({ cpu, fd, handle });
+    }
+  }
+
+  private load(probe: Probe, insns: Buffer): number {
+    const type = probe.attach.kind === 'tracepoint' ? BPF_PROG_TYPE.TRACEPOINT
+      : probe.attach.kind === 'profile' ? BPF_PROG_TYPE.PERF_EVENT : BPF_PROG_TYPE.RAW_TRACEPOINT;
+    try {
+      const fd = native.progLoad({ type, insns, license: 'GPL', name: progName(probe), logLevel: this.opts.verbose ? 1 : 0 });
+      this.fds.push(fd);
+      return fd;
+    } catch (e) {
+      const err = e as Error & { log?: string; code?: string };
+      throw new DeviceError(
+        `failed to enable ${describe(probe)}: the BPF verifier rejected the program (${err.code ?? err.message})`,
+        err.log,
+      );
+    }
+  }
+
+  private attach(lp: LoadedProbe): void {
+    const at = lp.probe.attach;
+    const open = (o: Parameters<typeof native.perfEventOpen>[0]) => {
+      const fd = native.perfEventOpen({ ...o, disabled: true });
+      this.fds.push(fd);
+      lp.events.push(fd);
+      native.perfEventSetBpf(fd, lp.progFd);
+      native.perfEventEnable(fd);
+    };
+    if (at.kind === 'tracepoint') {
+      // The program joins the tracepoint's own program list, so it runs on every CPU: one event.
+      open({ type: PERF_TYPE_TRACEPOINT, config: eventId(at.group, at.event), pid: -1, cpu: this.onlineCpus[0], samplePeriod: 1 });
+    } else if (at.kind === 'profile') {
+      const cpus = at.perCpu ? this.onlineCpus : this.onlineCpus.slice(0, 1);
+      for (const cpu of cpus) open({ type: PERF_TYPE_SOFTWARE, config: PERF_COUNT_SW_CPU_CLOCK, samplePeriod: at.periodNs, pid: -1, cpu });
+    }
+  }
+}
+
+function u32(v: number): Buffer {
+  const b = Buffer.alloc(4);
+  b.writeUInt32LE(v >>> 0);
+  return b;
+}
+
+function describe(p: Probe): string {
+  return `${p.provider}:${p.module}:${p.func}:${p.name}`;
+}
+
+function progName(p: Probe): string {
+  return `dt_${p.name}`.replace(/[^A-Za-z0-9_]/g, '_').slice(0, 15);
+}
+
+/** The provider's part of the prologue: fill mem.args[] from the probe's context (r9). */
+function argLoader(probe: Probe) {
+  return (a: BpfAsm, mem: MemLayout) => {
+    for (let i = 0; i < 10; i++) a.st(8, R8, mem.args + 8 * i, 0);
+    for (const arg of probe.args) {
+      const src = arg.from;
+      if (arg.index > 9) continue;
+      if (src.kind === 'field') {
+        const size = src.size as 1 | 2 | 4 | 8;
+        a.ldx(size, R0, R9, src.offset);
+        if (src.signed && size < 8) a.movsx(R0, R0, (size * 8) as 8 | 16 | 32);
+        a.stx(8, R8, mem.args + 8 * arg.index, R0);
+      } else if (src.kind === 'pc') {
+        // bpf_perf_event_data: pt_regs first; ip at 128, cs at 136 on x86_64.
+        a.ldx(8, R0, R9, 128);
+        a.ldx(8, R1, R9, 136);
+        a.aluImm(ALU.AND, R1, 3);
+        const skip = a.label('pc.skip');
+        // kernel PC when cs&3 == 0, user PC otherwise
+        if (src.mode === 'kernel') a.jmpImm(0x50 /* JNE */, R1, 0, skip);
+        else a.jmpImm(0x10 /* JEQ */, R1, 0, skip);
+        a.stx(8, R8, mem.args + 8 * arg.index, R0);
+        a.place(skip);
+      }
+    }
+  };
+}
+
+function memLayout(strsize: number, maxData: number, maxKey: number, maxValue: number): MemLayout {
+  let off = 0;
+  const take = (n: number) => { const at = off; off += roundUp(n, 8); return at; };
+  const self = take(8), strtabBase = take(8), globalsBase = take(8), cpuinfo = take(8);
+  const args = take(80);
+  const cmpA = take(strsize), cmpB = take(strsize);
+  const key = take(maxKey), aggInit = take(maxValue);
+  const bufMax = RECORD_HEADER_SIZE + roundUp(maxData, 8);
+  const buf = take(bufMax);
+  const scratchMax = 8 * roundUp(Math.max(strsize, 16), 8);
+  const scratch = take(scratchMax);
+  return { self, strtabBase, globalsBase, args, cpuinfo, cmpA, cmpB, key, keyMax: maxKey, aggInit, aggInitMax: maxValue, buf, bufMax, scratch, scratchMax, size: off };
+}
+
+interface EcbLayout {
+  records: (RecordDescription | null)[];
+  keyRecords: (RecordDescription | null)[];
+  dataSize: number;
+  emits: boolean;
+}
+
+/** Lay out one ECB's records, as the kernel does when it enables an ECB. */
+function layoutEcb(program: Program, index: number, strsize: number): EcbLayout {
+  const acts = program.ecbs[index].actions;
+  const records: (RecordDescription | null)[] = acts.map(() => null);
+  const keyRecords: (RecordDescription | null)[] = acts.map(() => null);
+  const isKey = acts.map(() => false);
+  acts.forEach((a, i) => {
+    if (isAggregation(a.kind)) for (let k = i - a.ntuple; k < i; k++) isKey[k] = true;
+  });
+  let off = 0;
+  let keyOff = 0;
+  acts.forEach((act, i) => {
+    if (isAggregation(act.kind)) { keyOff = 0; return; }
+    const rec = recordFor(act.difo, act.kind, strsize, act.format, act.arg, act.uarg);
+    if (isKey[i]) {
+      keyOff = roundUp(keyOff, rec.alignment);
+      keyRecords[i] = { ...rec, offset: keyOff };
+      keyOff += rec.size;
+      return;
+    }
+    off = roundUp(off, rec.alignment);
+    records[i] = { ...rec, offset: off };
+    off += rec.size;
+  });
+  const emits = acts.length === 0 || acts.some((a, i) => !isAggregation(a.kind) && !isKey[i]);
+  return { records, keyRecords, dataSize: off, emits };
+}
+
+function recordFor(difo: Difo | null, kind: number, strsize: number, format: string | undefined, arg: bigint, uarg: bigint): RecordDescription {
+  const t = difo?.rtype;
+  let size = 0, type: RecordDescription['type'] = 'int', alignment = 1;
+  if (t && t.kind === D.DIF_TYPE_STRING) {
+    size = strsize, type = 'string';
+  } else if (t && (t.flags & D.DIF_TF_BYREF)) {
+    size = t.size, type = 'bytes';
+  } else if (t) {
+    size = t.size;
+    alignment = Math.max(1, Math.min(8, size));
+  }
+  return { action: kind, size, offset: 0, alignment, format, arg, uarg, type };
+}
+
+function aggValueSize(kind: number): number {
+  switch (kind) {
+    case D.DTRACEAGG_AVG: return 16;
+    default: return 8;
+  }
+}
+
+function collectAggregations(program: Program, layouts: EcbLayout[]): AggregationDescription[] {
+  const out = new Map<bigint, AggregationDescription>();
+  program.ecbs.forEach((ecb, i) => {
+    ecb.actions.forEach((act, j) => {
+      if (!isAggregation(act.kind) || out.has(act.uarg)) return;
+      const keys: RecordDescription[] = [];
+      for (let k = j - act.ntuple; k < j; k++) keys.push(layouts[i].keyRecords[k]!);
+      const last = keys[keys.length - 1];
+      out.set(act.uarg, {
+        id: Number(act.uarg), name: act.aggName ?? '', action: act.kind, arg: act.arg, keys,
+        keySize: last ? roundUp(last.offset + last.size, 8) : 8, valueSize: aggValueSize(act.kind),
+      });
+    });
+  });
+  return [...out.values()];
+}
+
+/** The strings BPF programs reference: DIFO string tables and probe names, NUL-terminated. */
+class StringTable {
+  private parts: Buffer[] = [];
+  private size = 0;
+  private index = new Map<string, number>();
+  addBlock(b: Buffer): number {
+    const at = this.size;
+    this.parts.push(b, Buffer.alloc(1));
+    this.size += b.length + 1;
+    return at;
+  }
+  add(s: string): number {
+    const known = this.index.get(s);
+    if (known !== undefined) return known;
+    const at = this.addBlock(Buffer.from(s, 'utf8'));
+    this.index.set(s, at);
+    return at;
+  }
+  bytes(): Buffer {
+    return Buffer.concat(this.parts);
+  }
+}
+
+export { R0 };

@@ -1,0 +1,644 @@
+// DIF -> eBPF: one BPF program per probe, holding every ECB enabled on that probe.
+//
+// Shape of a program (see docs/ARCHITECTURE.md, "The Linux bridge"):
+//   prologue: save ctx (r9), find this CPU's scratch memory (r8), check the tracing activity,
+//             publish the scalar addresses of the string table and globals, fill args[] from the
+//             probe's context (the provider's part);
+//   per ECB:  predicate DIFO -> skip; record header; each action's DIFO -> its record, key or
+//             aggregation update; perf_event_output of the record;
+//   faults:   a fault record (epid 0) carrying the ERROR probe's arguments, then the next ECB.
+//
+// DIF registers live in stack slots, values are 64-bit; strings are passed by reference as
+// kernel addresses (scalars to the verifier) and read with bpf_probe_read_kernel_str, as DTrace
+// passes them by address. Scratch strings (execname, ...) get a static slot per instruction site.
+
+import * as D from '../../dif/constants.js';
+import type { Difo, EcbDescription } from '../../dof/program.js';
+import type { RecordDescription } from '../device.js';
+import { RECORD_HEADER_SIZE } from '../device.js';
+import {
+  ALU, BpfAsm, FP, HELPER, JMP, Label, R0, R1, R2, R3, R4, R5, R6, R8, R9,
+  BPF_F_CURRENT_CPU, BPF_NOEXIST, type JmpOp, type Size,
+} from './bpf-asm.js';
+
+/** Offsets in the per-CPU scratch memory (one per-CPU array element). */
+export interface MemLayout {
+  self: number; // u64: scalar address of this element
+  strtabBase: number; // u64: scalar address of the string table map value
+  globalsBase: number; // u64: scalar address of the globals map value
+  args: number; // u64[10]
+  cpuinfo: number; // u64: cpu id (cpuinfo_t.cpu_id)
+  cmpA: number; // strsize bytes
+  cmpB: number; // strsize bytes
+  key: number; // aggregation key being built
+  keyMax: number;
+  aggInit: number; // initial value for a new aggregation entry
+  aggInitMax: number;
+  buf: number; // record being built
+  bufMax: number;
+  scratch: number; // scratch strings
+  scratchMax: number;
+  size: number;
+}
+
+/** Where each argument of the probe comes from, emitted by the provider's prologue. */
+export type ArgLoader = (a: BpfAsm, mem: MemLayout) => void;
+
+export interface AggregationMap {
+  fd: number;
+  keyed: boolean; // per-CPU hash keyed by the tuple; else a per-CPU array of one element
+  keySize: number;
+  valueSize: number;
+  action: number;
+}
+
+export interface EcbPlan {
+  epid: number;
+  desc: EcbDescription;
+  /** For each action: its record in the principal buffer, its key record, or null. */
+  records: (RecordDescription | null)[];
+  keyRecords: (RecordDescription | null)[];
+  dataSize: number; // bytes after the record header
+  /** Does this ECB write a principal-buffer record when it fires? */
+  emits: boolean;
+}
+
+export interface TranslateEnv {
+  memFd: number;
+  globalsFd: number;
+  strtabFd: number;
+  eventsFd: number;
+  mem: MemLayout;
+  strsize: number;
+  /** Offset in the string table map of each DIFO's own string table. */
+  difoStrtab: Map<Difo, number>;
+  /** Offsets in the string table map of this probe's provider/module/function/name. */
+  probeStrings: { prov: number; mod: number; func: number; name: number };
+  probeId: number;
+  globals: Map<number, { offset: number; size: number; string: boolean }>;
+  activityOffset: number; // u32 in globals: 0 active, 1 draining (after exit())
+  aggregations: Map<bigint, AggregationMap>; // by aggregation id (action uarg)
+  /** task_struct offsets for ppid. */
+  task: { realParent: number; tgid: number } | null;
+  walltimeOffsetNs: bigint;
+}
+
+export class TranslateError extends Error {
+  constructor(message: string, readonly ecb: number, readonly action: number) {
+    super(message);
+  }
+}
+
+const DIF_SLOT = (r: number) => -8 * r; // r1..r7 -> fp-8..fp-56
+const CC_A = -64, CC_B = -72, TMP = -80, ZERO_KEY = -88;
+const STACK_ZERO_FROM = -88;
+
+// DIF branch -> BPF jump on (cc_a, cc_b)
+const BRANCH: Record<number, JmpOp> = {
+  [D.DIF_OP_BE]: JMP.JEQ, [D.DIF_OP_BNE]: JMP.JNE,
+  [D.DIF_OP_BG]: JMP.JSGT, [D.DIF_OP_BGU]: JMP.JGT,
+  [D.DIF_OP_BGE]: JMP.JSGE, [D.DIF_OP_BGEU]: JMP.JGE,
+  [D.DIF_OP_BL]: JMP.JSLT, [D.DIF_OP_BLU]: JMP.JLT,
+  [D.DIF_OP_BLE]: JMP.JSLE, [D.DIF_OP_BLEU]: JMP.JLE,
+};
+
+const BINARY: Record<number, number> = {
+  [D.DIF_OP_OR]: ALU.OR, [D.DIF_OP_XOR]: ALU.XOR, [D.DIF_OP_AND]: ALU.AND,
+  [D.DIF_OP_SLL]: ALU.LSH, [D.DIF_OP_SRL]: ALU.RSH, [D.DIF_OP_SRA]: ALU.ARSH,
+  [D.DIF_OP_SUB]: ALU.SUB, [D.DIF_OP_ADD]: ALU.ADD, [D.DIF_OP_MUL]: ALU.MUL,
+};
+
+const LOADS: Record<number, { size: Size; signed: boolean; user: boolean }> = {
+  [D.DIF_OP_LDSB]: { size: 1, signed: true, user: false },
+  [D.DIF_OP_LDSH]: { size: 2, signed: true, user: false },
+  [D.DIF_OP_LDSW]: { size: 4, signed: true, user: false },
+  [D.DIF_OP_LDUB]: { size: 1, signed: false, user: false },
+  [D.DIF_OP_LDUH]: { size: 2, signed: false, user: false },
+  [D.DIF_OP_LDUW]: { size: 4, signed: false, user: false },
+  [D.DIF_OP_LDX]: { size: 8, signed: false, user: false },
+  [D.DIF_OP_RLDSB]: { size: 1, signed: true, user: false },
+  [D.DIF_OP_RLDSH]: { size: 2, signed: true, user: false },
+  [D.DIF_OP_RLDSW]: { size: 4, signed: true, user: false },
+  [D.DIF_OP_RLDUB]: { size: 1, signed: false, user: false },
+  [D.DIF_OP_RLDUH]: { size: 2, signed: false, user: false },
+  [D.DIF_OP_RLDUW]: { size: 4, signed: false, user: false },
+  [D.DIF_OP_RLDX]: { size: 8, signed: false, user: false },
+  [D.DIF_OP_ULDSB]: { size: 1, signed: true, user: true },
+  [D.DIF_OP_ULDSH]: { size: 2, signed: true, user: true },
+  [D.DIF_OP_ULDSW]: { size: 4, signed: true, user: true },
+  [D.DIF_OP_ULDUB]: { size: 1, signed: false, user: true },
+  [D.DIF_OP_ULDUH]: { size: 2, signed: false, user: true },
+  [D.DIF_OP_ULDUW]: { size: 4, signed: false, user: true },
+  [D.DIF_OP_ULDX]: { size: 8, signed: false, user: true },
+};
+
+export function isAggregation(kind: number): boolean {
+  return (kind & 0xff00) === D.DTRACEACT_AGGREGATION;
+}
+
+/** Translates the ECBs of one probe into one BPF program. */
+export class ProbeTranslator {
+  private a = new BpfAsm();
+  private scratchNext = 0;
+  private ecbIndex = 0;
+  private actionIndex = 0;
+
+  constructor(
+    private env: TranslateEnv,
+    private loadArgs: ArgLoader,
+    private checkActivity: boolean,
+  ) {}
+
+  translate(plans: EcbPlan[]): Buffer {
+    const a = this.a, env = this.env, mem = env.mem;
+    const out = a.label('out');
+    a.mov(R9, R1);
+    a.st(4, FP, ZERO_KEY, 0);
+    a.ldMap(R1, env.memFd);
+    a.mov(R2, FP);
+    a.aluImm(ALU.ADD, R2, ZERO_KEY);
+    a.call(HELPER.map_lookup_elem);
+    a.jmpImm(JMP.JEQ, R0, 0, out);
+    a.mov(R8, R0);
+    if (this.checkActivity) {
+      a.ldMapValue(R1, env.globalsFd, env.activityOffset);
+      a.ldx(4, R1, R1, 0);
+      a.jmpImm(JMP.JNE, R1, 0, out);
+    }
+    // Publish scalar addresses: storing a pointer and loading it back gives the verifier a scalar
+    // (permitted for CAP_PERFMON), which DIF can then treat as an ordinary address.
+    a.stx(8, R8, mem.self, R8);
+    a.ldMapValue(R1, env.strtabFd, 0);
+    a.stx(8, R8, mem.strtabBase, R1);
+    a.ldMapValue(R1, env.globalsFd, 0);
+    a.stx(8, R8, mem.globalsBase, R1);
+    this.loadArgs(a, mem);
+    for (let off = STACK_ZERO_FROM; off < 0; off += 8) a.st(8, FP, off, 0);
+
+    for (const plan of plans) this.ecb(plan);
+
+    a.place(out);
+    a.movImm(R0, 0);
+    a.exit();
+    return a.finish();
+  }
+
+  private ecb(plan: EcbPlan): void {
+    const a = this.a, mem = this.env.mem;
+    const next = a.label(`ecb${plan.epid}.next`);
+    this.ecbIndex = plan.epid;
+    this.scratchNext = 0;
+    if (plan.desc.predicate) {
+      this.actionIndex = 0;
+      this.difo(plan.desc.predicate, next);
+      a.jmpImm(JMP.JEQ, R0, 0, next);
+    }
+    // Record header: epid, timestamp.
+    a.st(4, R8, mem.buf, plan.epid);
+    a.st(4, R8, mem.buf + 4, 0);
+    a.call(HELPER.ktime_get_ns);
+    a.stx(8, R8, mem.buf + 8, R0);
+
+    const acts = plan.desc.actions;
+    let keyStart = -1;
+    for (let i = 0; i < acts.length; i++) {
+      const act = acts[i];
+      this.actionIndex = i + 1;
+      const keyRec = plan.keyRecords[i];
+      if (keyRec) {
+        if (keyStart < 0) {
+          keyStart = i;
+          const agg = this.aggregationFor(plan, i);
+          a.zero(R8, mem.key, roundUp(agg.keySize, 8));
+        }
+        this.difo(act.difo!, next);
+        this.store(R0, mem.key + keyRec.offset, keyRec);
+        continue;
+      }
+      if (isAggregation(act.kind)) {
+        if (act.difo) this.difo(act.difo, next);
+        else a.movImm(R0, 0);
+        this.aggregate(act.uarg, act.kind, act.ntuple);
+        keyStart = -1;
+        continue;
+      }
+      const rec = plan.records[i];
+      if (act.difo) this.difo(act.difo, next);
+      else a.movImm(R0, 0);
+      if (rec && rec.size > 0) this.store(R0, mem.buf + RECORD_HEADER_SIZE + rec.offset, rec);
+      if (act.kind === D.DTRACEACT_EXIT) {
+        a.ldMapValue(R1, this.env.globalsFd, this.env.activityOffset);
+        a.st(4, R1, 0, 1);
+      }
+    }
+    if (plan.emits) this.output(mem.buf, RECORD_HEADER_SIZE + roundUp(plan.dataSize, 8));
+    a.place(next);
+  }
+
+  /** The aggregation an action at or after index i belongs to. */
+  private aggregationFor(plan: EcbPlan, i: number): AggregationMap {
+    const acts = plan.desc.actions;
+    for (let j = i; j < acts.length; j++) {
+      if (isAggregation(acts[j].kind)) {
+        const agg = this.env.aggregations.get(acts[j].uarg);
+        if (!agg) throw new TranslateError('aggregation without a map', this.ecbIndex, j + 1);
+        return agg;
+      }
+    }
+    throw new TranslateError('tuple record without an aggregation', this.ecbIndex, i + 1);
+  }
+
+  private output(off: number, size: number): void {
+    const a = this.a;
+    a.mov(R1, R9);
+    a.ldMap(R2, this.env.eventsFd);
+    a.ld64(R3, BigInt(BPF_F_CURRENT_CPU));
+    a.mov(R4, R8);
+    a.aluImm(ALU.ADD, R4, off);
+    a.movImm(R5, size);
+    a.call(HELPER.perf_event_output);
+  }
+
+  /** Store a DIF value (in reg) as a record at mem offset `off`. */
+  private store(reg: number, off: number, rec: RecordDescription): void {
+    const a = this.a;
+    if (rec.type === 'string') {
+      a.mov(R3, reg);
+      a.mov(R1, R8);
+      a.aluImm(ALU.ADD, R1, off);
+      a.movImm(R2, rec.size);
+      a.call(HELPER.probe_read_kernel_str);
+      return;
+    }
+    if (rec.type === 'bytes') {
+      a.mov(R3, reg);
+      a.mov(R1, R8);
+      a.aluImm(ALU.ADD, R1, off);
+      a.movImm(R2, rec.size);
+      a.call(HELPER.probe_read_kernel);
+      return;
+    }
+    a.stx(rec.size as Size, R8, off, reg);
+  }
+
+  /** Update aggregation `id` with the value in R0. */
+  private aggregate(id: bigint, kind: number, ntuple: number): void {
+    const a = this.a, mem = this.env.mem;
+    const agg = this.env.aggregations.get(id);
+    if (!agg) throw new TranslateError(`no map for aggregation ${id}`, this.ecbIndex, this.actionIndex);
+    a.stx(8, FP, TMP, R0);
+    if (agg.keyed && ntuple === 0) a.zero(R8, mem.key, roundUp(agg.keySize, 8));
+    const found = a.label('agg.found');
+    const done = a.label('agg.done');
+    const lookup = () => {
+      a.ldMap(R1, agg.fd);
+      if (agg.keyed) {
+        a.mov(R2, R8);
+        a.aluImm(ALU.ADD, R2, mem.key);
+      } else {
+        a.mov(R2, FP);
+        a.aluImm(ALU.ADD, R2, ZERO_KEY);
+      }
+      a.call(HELPER.map_lookup_elem);
+    };
+    lookup();
+    a.jmpImm(JMP.JNE, R0, 0, found);
+    if (!agg.keyed) a.ja(done);
+    else {
+      // New key: insert its initial value, then look it up again.
+      const init = aggInitial(kind, agg.valueSize);
+      for (let i = 0; i < init.length; i++) a.ld64(R1, init[i]), a.stx(8, R8, mem.aggInit + i * 8, R1);
+      a.ldMap(R1, agg.fd);
+      a.mov(R2, R8);
+      a.aluImm(ALU.ADD, R2, mem.key);
+      a.mov(R3, R8);
+      a.aluImm(ALU.ADD, R3, mem.aggInit);
+      a.movImm(R4, BPF_NOEXIST);
+      a.call(HELPER.map_update_elem);
+      lookup();
+      a.jmpImm(JMP.JEQ, R0, 0, done);
+    }
+    a.place(found);
+    a.ldx(8, R1, FP, TMP);
+    switch (kind) {
+      case D.DTRACEAGG_COUNT:
+        a.ldx(8, R2, R0, 0), a.aluImm(ALU.ADD, R2, 1), a.stx(8, R0, 0, R2);
+        break;
+      case D.DTRACEAGG_SUM:
+        a.ldx(8, R2, R0, 0), a.alu(ALU.ADD, R2, R1), a.stx(8, R0, 0, R2);
+        break;
+      case D.DTRACEAGG_MIN:
+      case D.DTRACEAGG_MAX: {
+        const keep = a.label('agg.keep');
+        a.ldx(8, R2, R0, 0);
+        a.jmp(kind === D.DTRACEAGG_MIN ? JMP.JSLE : JMP.JSGE, R2, R1, keep);
+        a.stx(8, R0, 0, R1);
+        a.place(keep);
+        break;
+      }
+      case D.DTRACEAGG_AVG:
+        a.ldx(8, R2, R0, 0), a.aluImm(ALU.ADD, R2, 1), a.stx(8, R0, 0, R2);
+        a.ldx(8, R2, R0, 8), a.alu(ALU.ADD, R2, R1), a.stx(8, R0, 8, R2);
+        break;
+      default:
+        throw new TranslateError(`aggregating action ${kind.toString(16)} is not supported yet`, this.ecbIndex, this.actionIndex);
+    }
+    a.place(done);
+  }
+
+  // ---------------------------------------------------------------- DIF objects
+
+  /** Emit a DIF object; its value ends in R0. Faults jump to a fault record, then `next`. */
+  private difo(difo: Difo, next: Label): void {
+    const a = this.a, env = this.env, mem = env.mem;
+    const end = a.label('difo.end');
+    const labels = new Map<number, Label>();
+    const at = (pc: number) => {
+      let l = labels.get(pc);
+      if (!l) labels.set(pc, (l = a.label(`dif${pc}`)));
+      return l;
+    };
+    for (const ins of difo.insns) {
+      const op = (ins >>> 24) & 0xff;
+      if (BRANCH[op] !== undefined || op === D.DIF_OP_BA) at(ins & 0xffffff);
+    }
+    const get = (reg: number, r: number) => (r === 0 ? a.movImm(reg, 0) : a.ldx(8, reg, FP, DIF_SLOT(r)));
+    const put = (reg: number, r: number) => { if (r !== 0) a.stx(8, FP, DIF_SLOT(r), reg); };
+    const strBase = env.difoStrtab.get(difo) ?? 0;
+
+    difo.insns.forEach((ins, pc) => {
+      const l = labels.get(pc);
+      if (l) a.place(l);
+      const op = (ins >>> 24) & 0xff;
+      const r1 = (ins >>> 16) & 0xff, r2 = (ins >>> 8) & 0xff, rd = ins & 0xff;
+      const fault = (code: number, addrReg?: number) => this.fault(code, pc, addrReg, next);
+
+      if (BINARY[op] !== undefined) {
+        get(R1, r1), get(R2, r2), a.alu(BINARY[op], R1, R2), put(R1, rd);
+        return;
+      }
+      if (BRANCH[op] !== undefined) {
+        a.ldx(8, R1, FP, CC_A), a.ldx(8, R2, FP, CC_B);
+        a.jmp(BRANCH[op], R1, R2, at(ins & 0xffffff));
+        return;
+      }
+      if (LOADS[op]) {
+        const { size, signed, user } = LOADS[op];
+        get(R3, r1);
+        a.stx(8, FP, TMP, R3);
+        a.st(8, FP, TMP - 8, 0);
+        a.mov(R1, FP), a.aluImm(ALU.ADD, R1, TMP - 8), a.movImm(R2, size);
+        a.call(user ? HELPER.probe_read_user : HELPER.probe_read_kernel);
+        const ok = a.label('load.ok');
+        a.jmpImm(JMP.JEQ, R0, 0, ok);
+        a.ldx(8, R1, FP, TMP);
+        fault(D.DTRACEFLT_BADADDR, R1);
+        a.place(ok);
+        a.ldx(size, R1, FP, TMP - 8);
+        if (signed && size < 8) a.movsx(R1, R1, (size * 8) as 8 | 16 | 32);
+        put(R1, rd);
+        return;
+      }
+      switch (op) {
+        case D.DIF_OP_SDIV: case D.DIF_OP_UDIV: case D.DIF_OP_SREM: case D.DIF_OP_UREM: {
+          get(R1, r1), get(R2, r2);
+          const ok = a.label('div.ok');
+          a.jmpImm(JMP.JNE, R2, 0, ok);
+          fault(D.DTRACEFLT_DIVZERO);
+          a.place(ok);
+          const signed = op === D.DIF_OP_SDIV || op === D.DIF_OP_SREM;
+          const alu = op === D.DIF_OP_SDIV || op === D.DIF_OP_UDIV ? ALU.DIV : ALU.MOD;
+          a.alu(alu, R1, R2, signed ? 1 : 0);
+          put(R1, rd);
+          return;
+        }
+        case D.DIF_OP_NOT:
+          get(R1, r1), a.aluImm(ALU.XOR, R1, -1), put(R1, rd);
+          return;
+        case D.DIF_OP_MOV:
+          get(R1, r1), put(R1, rd);
+          return;
+        case D.DIF_OP_CMP:
+          get(R1, r1), get(R2, r2), a.stx(8, FP, CC_A, R1), a.stx(8, FP, CC_B, R2);
+          return;
+        case D.DIF_OP_TST:
+          get(R1, r1), a.stx(8, FP, CC_A, R1), a.st(8, FP, CC_B, 0);
+          return;
+        case D.DIF_OP_SCMP:
+          this.strcmp(r1, r2, get);
+          return;
+        case D.DIF_OP_BA:
+          a.ja(at(ins & 0xffffff));
+          return;
+        case D.DIF_OP_RET:
+          get(R0, rd);
+          a.ja(end);
+          return;
+        case D.DIF_OP_NOP:
+          return;
+        case D.DIF_OP_SETX: {
+          const v = difo.inttab[(ins >>> 8) & 0xffff];
+          if (v === undefined) throw new TranslateError(`setx: bad integer table index at DIF offset ${pc}`, this.ecbIndex, this.actionIndex);
+          a.ld64(R1, v), put(R1, rd);
+          return;
+        }
+        case D.DIF_OP_SETS:
+          a.ldx(8, R1, R8, mem.strtabBase);
+          a.aluImm(ALU.ADD, R1, strBase + ((ins >>> 8) & 0xffff));
+          put(R1, rd);
+          return;
+        case D.DIF_OP_LDGS:
+          this.loadVariable((ins >>> 8) & 0xffff, pc, difo);
+          put(R0, rd);
+          return;
+        case D.DIF_OP_STGS:
+          this.storeGlobal((ins >>> 8) & 0xffff, rd, get);
+          return;
+        default:
+          throw new TranslateError(`DIF instruction ${D.DIF_OP_NAMES[op] ?? op} is not supported by the Linux bridge yet`, this.ecbIndex, this.actionIndex);
+      }
+    });
+    a.place(end);
+    void mem;
+  }
+
+  /** A fault: write the fault record (the ERROR probe's arguments) and abandon this ECB. */
+  private fault(code: number, pc: number, addrReg: number | undefined, next: Label): void {
+    const a = this.a, mem = this.env.mem;
+    if (addrReg !== undefined) a.stx(8, R8, mem.buf + RECORD_HEADER_SIZE + 16, addrReg);
+    else a.st(8, R8, mem.buf + RECORD_HEADER_SIZE + 16, 0);
+    a.st(4, R8, mem.buf, 0);
+    a.st(4, R8, mem.buf + RECORD_HEADER_SIZE, this.ecbIndex);
+    a.st(4, R8, mem.buf + RECORD_HEADER_SIZE + 4, this.actionIndex);
+    a.st(4, R8, mem.buf + RECORD_HEADER_SIZE + 8, pc * 4);
+    a.st(4, R8, mem.buf + RECORD_HEADER_SIZE + 12, code);
+    this.output(mem.buf, RECORD_HEADER_SIZE + 24);
+    a.ja(next);
+  }
+
+  /** SCMP: compare two strings by value; the result (-1, 0, 1) becomes the condition codes. */
+  private strcmp(r1: number, r2: number, get: (reg: number, r: number) => void): void {
+    const a = this.a, mem = this.env.mem, n = this.env.strsize;
+    for (const [r, off] of [[r1, mem.cmpA], [r2, mem.cmpB]] as const) {
+      get(R3, r);
+      a.mov(R1, R8), a.aluImm(ALU.ADD, R1, off), a.movImm(R2, n);
+      a.call(HELPER.probe_read_kernel_str);
+      const ok = a.label('scmp.ok');
+      a.jmpImm(JMP.JSGT, R0, 0, ok);
+      a.st(1, R8, off, 0); // unreadable: compare as ""
+      a.place(ok);
+    }
+    const loop = a.label('scmp.loop'), differ = a.label('scmp.differ');
+    const equal = a.label('scmp.equal'), done = a.label('scmp.done');
+    a.movImm(R3, 0);
+    a.place(loop);
+    a.jmpImm(JMP.JGE, R3, n, equal);
+    a.mov(R4, R8), a.alu(ALU.ADD, R4, R3), a.ldx(1, R4, R4, mem.cmpA);
+    a.mov(R5, R8), a.alu(ALU.ADD, R5, R3), a.ldx(1, R5, R5, mem.cmpB);
+    a.jmp(JMP.JNE, R4, R5, differ);
+    a.jmpImm(JMP.JEQ, R4, 0, equal);
+    a.aluImm(ALU.ADD, R3, 1);
+    a.ja(loop);
+    a.place(differ);
+    a.movImm(R1, 1);
+    a.jmp(JMP.JGT, R4, R5, done);
+    a.movImm(R1, -1);
+    a.ja(done);
+    a.place(equal);
+    a.movImm(R1, 0);
+    a.place(done);
+    a.stx(8, FP, CC_A, R1);
+    a.st(8, FP, CC_B, 0);
+  }
+
+  /** A scratch string slot of strsize bytes; returns its offset in mem. */
+  private scratch(size: number): number {
+    const off = this.env.mem.scratch + this.scratchNext;
+    this.scratchNext += roundUp(size, 8);
+    if (this.scratchNext > this.env.mem.scratchMax)
+      throw new TranslateError('out of scratch space for strings in one clause', this.ecbIndex, this.actionIndex);
+    return off;
+  }
+
+  /** LDGS: a built-in variable or a global scalar; value in R0. */
+  private loadVariable(id: number, pc: number, difo: Difo): void {
+    const a = this.a, env = this.env, mem = env.mem;
+    if (id >= D.DIF_VAR_OTHER_UBASE) {
+      const g = env.globals.get(id);
+      if (!g) throw new TranslateError(`unknown global variable ${id}`, this.ecbIndex, this.actionIndex);
+      if (g.string) {
+        a.ldx(8, R0, R8, mem.globalsBase);
+        a.aluImm(ALU.ADD, R0, g.offset);
+      } else {
+        a.ldMapValue(R1, env.globalsFd, g.offset);
+        a.ldx(g.size as Size, R0, R1, 0);
+      }
+      return;
+    }
+    const probeString = (off: number) => {
+      a.ldx(8, R0, R8, mem.strtabBase);
+      a.aluImm(ALU.ADD, R0, off);
+    };
+    if (id >= D.DIF_VAR_ARG0 && id <= D.DIF_VAR_ARG9) {
+      a.ldx(8, R0, R8, mem.args + 8 * (id - D.DIF_VAR_ARG0));
+      return;
+    }
+    switch (id) {
+      case D.DIF_VAR_PID:
+        a.call(HELPER.get_current_pid_tgid), a.aluImm(ALU.RSH, R0, 32);
+        return;
+      case D.DIF_VAR_TID:
+        a.call(HELPER.get_current_pid_tgid), a.mov32(R0, R0);
+        return;
+      case D.DIF_VAR_UID:
+        a.call(HELPER.get_current_uid_gid), a.mov32(R0, R0);
+        return;
+      case D.DIF_VAR_GID:
+        a.call(HELPER.get_current_uid_gid), a.aluImm(ALU.RSH, R0, 32);
+        return;
+      case D.DIF_VAR_TIMESTAMP:
+        a.call(HELPER.ktime_get_ns);
+        return;
+      case D.DIF_VAR_WALLTIMESTAMP:
+        a.call(HELPER.ktime_get_ns), a.ld64(R1, env.walltimeOffsetNs), a.alu(ALU.ADD, R0, R1);
+        return;
+      case D.DIF_VAR_EPID:
+        a.movImm(R0, this.ecbIndex);
+        return;
+      case D.DIF_VAR_ID:
+        a.movImm(R0, env.probeId);
+        return;
+      case D.DIF_VAR_PROBEPROV: return probeString(env.probeStrings.prov);
+      case D.DIF_VAR_PROBEMOD: return probeString(env.probeStrings.mod);
+      case D.DIF_VAR_PROBEFUNC: return probeString(env.probeStrings.func);
+      case D.DIF_VAR_PROBENAME: return probeString(env.probeStrings.name);
+      case D.DIF_VAR_EXECNAME: {
+        const off = this.scratch(16);
+        a.mov(R1, R8), a.aluImm(ALU.ADD, R1, off), a.movImm(R2, 16);
+        a.call(HELPER.get_current_comm);
+        a.ldx(8, R0, R8, mem.self), a.aluImm(ALU.ADD, R0, off);
+        return;
+      }
+      case D.DIF_VAR_CURCPU:
+        a.call(HELPER.get_smp_processor_id);
+        a.stx(8, R8, mem.cpuinfo, R0);
+        a.ldx(8, R0, R8, mem.self), a.aluImm(ALU.ADD, R0, mem.cpuinfo);
+        return;
+      case D.DIF_VAR_PPID: {
+        if (!env.task) throw new TranslateError('ppid needs task_struct offsets from BTF', this.ecbIndex, this.actionIndex);
+        a.call(HELPER.get_current_task);
+        a.aluImm(ALU.ADD, R0, env.task.realParent);
+        this.readKernel(R0, 8);
+        a.aluImm(ALU.ADD, R0, env.task.tgid);
+        this.readKernel(R0, 4);
+        return;
+      }
+      case D.DIF_VAR_CURTHREAD:
+        a.call(HELPER.get_current_task);
+        return;
+      default:
+        throw new TranslateError(`built-in variable ${D.DIF_VAR_NAME_BY_ID.get(id) ?? '0x' + id.toString(16)} is not supported by the Linux bridge yet`, this.ecbIndex, this.actionIndex);
+    }
+    void pc, difo;
+  }
+
+  /** R0 = the `size`-byte value at kernel address R0 (0 when unreadable). */
+  private readKernel(addrReg: number, size: Size): void {
+    const a = this.a;
+    a.mov(R3, addrReg);
+    a.st(8, FP, TMP, 0);
+    a.mov(R1, FP), a.aluImm(ALU.ADD, R1, TMP), a.movImm(R2, size);
+    a.call(HELPER.probe_read_kernel);
+    a.ldx(size, R0, FP, TMP);
+  }
+
+  private storeGlobal(id: number, rs: number, get: (reg: number, r: number) => void): void {
+    const a = this.a, env = this.env;
+    const g = env.globals.get(id);
+    if (!g) throw new TranslateError(`cannot store to variable ${id}`, this.ecbIndex, this.actionIndex);
+    if (g.string) {
+      get(R3, rs);
+      a.ldMapValue(R1, env.globalsFd, g.offset);
+      a.movImm(R2, g.size);
+      a.call(HELPER.probe_read_kernel_str);
+      return;
+    }
+    get(R2, rs);
+    a.ldMapValue(R1, env.globalsFd, g.offset);
+    a.stx(g.size as Size, R1, 0, R2);
+  }
+}
+
+export function roundUp(n: number, to: number): number {
+  return Math.ceil(n / to) * to;
+}
+
+/** The value a new aggregation entry starts from, as u64 words. */
+export function aggInitial(kind: number, valueSize: number): bigint[] {
+  const words = new Array<bigint>(Math.max(1, valueSize / 8)).fill(0n);
+  if (kind === D.DTRACEAGG_MIN) words[0] = 0x7fffffffffffffffn;
+  if (kind === D.DTRACEAGG_MAX) words[0] = 0x8000000000000000n;
+  return words;
+}
+
+export { R6 };

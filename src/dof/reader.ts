@@ -1,0 +1,502 @@
+// The DOF reader: decodes DOF into a Program, checking it the way a DTrace kernel does before it
+// enables anything (header identity, sizes, section bounds and alignment, string table offsets,
+// section links and their types, DIF object structure, and each DIF instruction's operands).
+//
+// Malformed input of any kind ends in an Error whose message starts with "DOF: "; the reader never
+// indexes outside the buffer and every loop is bounded by the input's size. It reads what
+// writer.ts writes (see there for how the model's extra fields are carried), and DOF from libdtrace.
+
+import type { ActionDescription, DifType, DifVar, Difo, EcbDescription, ProbeDescription, Program } from './program.js';
+import * as D from '../dif/constants.js';
+import { difIndex, difLabel, difOp, difR1, difR2, difRd, isBranchOp } from '../dif/builder.js';
+import {
+  DIF_INSTR_SIZE,
+  DOF_ACTDESC_SIZE,
+  DOF_DIFOHDR_SIZE,
+  DOF_DIFTYPE_SIZE,
+  DOF_DIFV_SIZE,
+  DOF_ECBDESC_SIZE,
+  DOF_ENCODE_LSB,
+  DOF_FL_VALID,
+  DOF_HDR_SIZE,
+  DOF_ID_DIFIREG,
+  DOF_ID_DIFTREG,
+  DOF_ID_DIFVERS,
+  DOF_ID_ENCODING,
+  DOF_ID_MODEL,
+  DOF_ID_PAD,
+  DOF_ID_SIZE,
+  DOF_ID_VERSION,
+  DOF_MAG_MAG0,
+  DOF_MAG_MAG1,
+  DOF_MAG_MAG2,
+  DOF_MAG_MAG3,
+  DOF_MODEL_LP64,
+  DOF_OPTDESC_NAMED_SIZE,
+  DOF_OPTDESC_SIZE,
+  DOF_PROBEDESC_INSTANCE_SIZE,
+  DOF_PROBEDESC_SIZE,
+  DOF_SEC_SIZE,
+  DOF_SECF_LOAD,
+  DOF_SECIDX_NONE,
+  DOF_SECT_ACTDESC,
+  DOF_SECT_DIF,
+  DOF_SECT_DIFOHDR,
+  DOF_SECT_ECBDESC,
+  DOF_SECT_INTTAB,
+  DOF_SECT_OPTDESC,
+  DOF_SECT_PROBEDESC,
+  DOF_SECT_STRTAB,
+  DOF_SECT_VARTAB,
+  DOF_VERSION_1,
+  DOF_VERSION_2,
+  DTRACEOPT_NAMES,
+  sectionTypeName,
+  unpackAggregationUarg,
+} from './constants.js';
+
+interface Section {
+  index: number;
+  type: number;
+  align: number;
+  flags: number;
+  entsize: number;
+  offset: number;
+  size: number;
+}
+
+// Strings are UTF-8, as the writer encodes them; anything else could not be written back unchanged.
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+function fail(msg: string): never {
+  throw new Error(`DOF: ${msg}`);
+}
+
+/** A u64 file offset or size as a number, refusing values no file here can have. */
+function safe(v: bigint, what: string): number {
+  if (v > BigInt(Number.MAX_SAFE_INTEGER)) fail(`${what} ${v} is impossibly large`);
+  return Number(v);
+}
+
+class DofReader {
+  private readonly sections: Section[] = [];
+  private readonly loadsz: number;
+
+  constructor(private readonly buf: Buffer) {
+    if (buf.length < DOF_HDR_SIZE) {
+      fail(`file is ${buf.length} bytes, too short for the ${DOF_HDR_SIZE}-byte header`);
+    }
+    if (buf[0] !== DOF_MAG_MAG0 || buf[1] !== DOF_MAG_MAG1 || buf[2] !== DOF_MAG_MAG2 || buf[3] !== DOF_MAG_MAG3) {
+      fail('bad magic number: this is not DOF');
+    }
+    const model = buf[DOF_ID_MODEL]!;
+    if (model !== DOF_MODEL_LP64) fail(`data model ${model} is not LP64 (${DOF_MODEL_LP64})`);
+    const encoding = buf[DOF_ID_ENCODING]!;
+    if (encoding !== DOF_ENCODE_LSB) fail(`encoding ${encoding} is not little-endian (${DOF_ENCODE_LSB})`);
+    const version = buf[DOF_ID_VERSION]!;
+    if (version !== DOF_VERSION_1 && version !== DOF_VERSION_2) fail(`DOF version ${version} is not supported`);
+    const difvers = buf[DOF_ID_DIFVERS]!;
+    if (difvers !== D.DIF_VERSION_2) fail(`DIF version ${difvers} is not supported`);
+    if (buf[DOF_ID_DIFIREG]! > D.DIF_DIR_NREGS) {
+      fail(`DIF uses ${buf[DOF_ID_DIFIREG]} integer registers; there are ${D.DIF_DIR_NREGS}`);
+    }
+    if (buf[DOF_ID_DIFTREG]! > D.DIF_DTR_NREGS) {
+      fail(`DIF uses ${buf[DOF_ID_DIFTREG]} tuple registers; there are ${D.DIF_DTR_NREGS}`);
+    }
+    for (let i = DOF_ID_PAD; i < DOF_ID_SIZE; i++) {
+      if (buf[i] !== 0) fail(`identification byte ${i} is not zero`);
+    }
+    const flags = buf.readUInt32LE(16);
+    if (flags & ~DOF_FL_VALID) fail(`unknown header flags 0x${flags.toString(16)}`);
+    const hdrsize = buf.readUInt32LE(20);
+    if (hdrsize < DOF_HDR_SIZE) fail(`header size ${hdrsize} is less than ${DOF_HDR_SIZE}`);
+    const secsize = buf.readUInt32LE(24);
+    if (secsize !== DOF_SEC_SIZE) fail(`section header size ${secsize} is not ${DOF_SEC_SIZE}`);
+    const secnum = buf.readUInt32LE(28);
+    const secoff = safe(buf.readBigUInt64LE(32), 'section header offset');
+    const loadsz = safe(buf.readBigUInt64LE(40), 'loadable size');
+    const filesz = safe(buf.readBigUInt64LE(48), 'file size');
+    if (filesz > buf.length) fail(`file is truncated: the header says ${filesz} bytes but there are ${buf.length}`);
+    if (loadsz > filesz) fail(`loadable size ${loadsz} exceeds the file size ${filesz}`);
+    if (secoff % 8 !== 0) fail(`section headers at offset ${secoff} are not 8-byte aligned`);
+    if (secoff < hdrsize) fail(`section headers at offset ${secoff} overlap the header`);
+    if (secoff + secnum * secsize > loadsz) fail(`${secnum} section headers extend past the loadable data`);
+    this.loadsz = loadsz;
+
+    for (let i = 0; i < secnum; i++) {
+      const h = secoff + i * secsize;
+      const s: Section = {
+        index: i,
+        type: buf.readUInt32LE(h),
+        align: buf.readUInt32LE(h + 4),
+        flags: buf.readUInt32LE(h + 8),
+        entsize: buf.readUInt32LE(h + 12),
+        offset: safe(buf.readBigUInt64LE(h + 16), `section ${i} offset`),
+        size: safe(buf.readBigUInt64LE(h + 24), `section ${i} size`),
+      };
+      const limit = s.flags & DOF_SECF_LOAD ? loadsz : filesz;
+      if (s.offset > limit || s.size > limit || s.offset + s.size > limit) {
+        fail(
+          `section ${i} (${sectionTypeName(s.type)}) extends past end of ` +
+            (s.flags & DOF_SECF_LOAD ? 'loadable data' : 'file'),
+        );
+      }
+      if (s.flags & DOF_SECF_LOAD) {
+        if (s.align === 0 || (s.align & (s.align - 1)) !== 0) {
+          fail(`section ${i} (${sectionTypeName(s.type)}) has alignment ${s.align}, not a power of two`);
+        }
+        if (s.offset % s.align !== 0) {
+          fail(`section ${i} (${sectionTypeName(s.type)}) at offset ${s.offset} is not ${s.align}-byte aligned`);
+        }
+        if (s.type === DOF_SECT_STRTAB) {
+          if (s.size === 0) fail(`section ${i} is an empty string table`);
+          if (buf[s.offset + s.size - 1] !== 0) fail(`section ${i}: string table is not NUL-terminated`);
+        }
+      }
+      this.sections.push(s);
+    }
+  }
+
+  read(): Program {
+    const ecbs: EcbDescription[] = [];
+    const options = new Map<string, string>();
+    for (const s of this.sections) {
+      if (!(s.flags & DOF_SECF_LOAD)) continue;
+      if (s.type === DOF_SECT_ECBDESC) ecbs.push(this.ecb(s));
+      else if (s.type === DOF_SECT_OPTDESC) this.options(s, options);
+    }
+    return { ecbs, options };
+  }
+
+  /** The section a link names, which must exist, be loaded and have the expected type. */
+  private link(idx: number, type: number, from: string): Section {
+    const s = this.sections[idx];
+    if (s === undefined) {
+      fail(`${from} links to section ${idx}, but there are only ${this.sections.length} sections`);
+    }
+    if (s.type !== type) {
+      fail(`${from} links to section ${idx} (${sectionTypeName(s.type)}) where ${sectionTypeName(type)} is expected`);
+    }
+    if (!(s.flags & DOF_SECF_LOAD)) fail(`${from} links to section ${idx}, which is not loadable`);
+    return s;
+  }
+
+  private string(strtab: Section, off: number, what: string): string {
+    if (off >= strtab.size) {
+      fail(`${what}: string offset ${off} is past the end of the string table in section ${strtab.index}`);
+    }
+    const start = strtab.offset + off;
+    const end = this.buf.indexOf(0, start); // found: the table ends with a NUL
+    try {
+      return UTF8.decode(this.buf.subarray(start, end));
+    } catch {
+      return fail(`${what}: the string at offset ${off} of section ${strtab.index} is not valid UTF-8`);
+    }
+  }
+
+  private expect(s: Section, align: number, minSize: number, what: string): void {
+    if (s.align !== align) fail(`section ${s.index} (${what}) has alignment ${s.align}, not ${align}`);
+    if (s.size < minSize) fail(`section ${s.index} (${what}) is truncated: ${s.size} bytes, at least ${minSize} needed`);
+  }
+
+  private ecb(s: Section): EcbDescription {
+    const where = `ECB description in section ${s.index}`;
+    this.expect(s, 8, DOF_ECBDESC_SIZE, 'ECBDESC');
+    const o = s.offset;
+    const probesec = this.buf.readUInt32LE(o);
+    const predsec = this.buf.readUInt32LE(o + 4);
+    const actsec = this.buf.readUInt32LE(o + 8);
+    const uarg = this.buf.readBigUInt64LE(o + 16);
+    const probe = this.probe(this.link(probesec, DOF_SECT_PROBEDESC, where));
+    const predicate = predsec === DOF_SECIDX_NONE ? null : this.difo(this.link(predsec, DOF_SECT_DIFOHDR, where));
+    const actions = actsec === DOF_SECIDX_NONE ? [] : this.actions(this.link(actsec, DOF_SECT_ACTDESC, where));
+    return { probe, predicate, actions, uarg };
+  }
+
+  private probe(s: Section): ProbeDescription {
+    const where = `probe description in section ${s.index}`;
+    this.expect(s, 4, DOF_PROBEDESC_SIZE, 'PROBEDESC');
+    const o = s.offset;
+    const strtab = this.link(this.buf.readUInt32LE(o), DOF_SECT_STRTAB, where);
+    const str = (at: number, what: string): string => this.string(strtab, this.buf.readUInt32LE(o + at), `${where}, ${what}`);
+    const hasInstance = s.size >= DOF_PROBEDESC_INSTANCE_SIZE && s.entsize >= DOF_PROBEDESC_INSTANCE_SIZE;
+    return {
+      instance: hasInstance ? str(24, 'instance') : 'host',
+      provider: str(4, 'provider'),
+      module: str(8, 'module'),
+      function: str(12, 'function'),
+      name: str(16, 'name'),
+      id: this.buf.readUInt32LE(o + 20),
+    };
+  }
+
+  private actions(s: Section): ActionDescription[] {
+    this.expect(s, 8, DOF_ACTDESC_SIZE, 'ACTDESC');
+    if (s.entsize < DOF_ACTDESC_SIZE) {
+      fail(`section ${s.index} (ACTDESC) has entry size ${s.entsize}, less than ${DOF_ACTDESC_SIZE}`);
+    }
+    const out: ActionDescription[] = [];
+    for (let off = 0; off + DOF_ACTDESC_SIZE <= s.size; off += s.entsize) {
+      const where = `action ${out.length} in section ${s.index}`;
+      const o = s.offset + off;
+      const difosec = this.buf.readUInt32LE(o);
+      const strsec = this.buf.readUInt32LE(o + 4);
+      const kind = this.buf.readUInt32LE(o + 8);
+      const ntuple = this.buf.readUInt32LE(o + 12);
+      let arg = this.buf.readBigUInt64LE(o + 16);
+      let uarg = this.buf.readBigUInt64LE(o + 24);
+      const a: ActionDescription = {
+        kind,
+        difo: difosec === DOF_SECIDX_NONE ? null : this.difo(this.link(difosec, DOF_SECT_DIFOHDR, where)),
+        ntuple,
+        arg,
+        uarg,
+      };
+      if (strsec !== DOF_SECIDX_NONE) {
+        const strtab = this.link(strsec, DOF_SECT_STRTAB, where);
+        if (D.isPrintfLikeAction(kind)) {
+          if (arg === 0n) fail(`${where}: empty format string (offset 0)`);
+          a.format = this.string(strtab, safe(arg, 'format offset'), `${where}, format`);
+          arg = 0n;
+        } else if (D.isAggregatingAction(kind)) {
+          const { id, nameOffset } = unpackAggregationUarg(uarg);
+          a.aggName = this.string(strtab, nameOffset, `${where}, aggregation name`);
+          uarg = id;
+        }
+        a.arg = arg;
+        a.uarg = uarg;
+      }
+      out.push(a);
+    }
+    return out;
+  }
+
+  private difo(s: Section): Difo {
+    const where = `DIF object in section ${s.index}`;
+    this.expect(s, 4, DOF_DIFOHDR_SIZE, 'DIFOHDR');
+    if ((s.size - DOF_DIFTYPE_SIZE) % 4 !== 0) fail(`${where}: header size ${s.size} is not a whole number of links`);
+    const rtype = this.difType(s.offset, where);
+    const parts = new Map<number, Section>();
+    for (let off = DOF_DIFTYPE_SIZE; off < s.size; off += 4) {
+      const idx = this.buf.readUInt32LE(s.offset + off);
+      const sub = this.sections[idx];
+      if (sub === undefined) fail(`${where} links to section ${idx}, but there are only ${this.sections.length} sections`);
+      const shape = DIFO_PARTS.get(sub.type);
+      if (shape === undefined) continue; // other DIF object sections (e.g. relocations) are not needed here
+      if (!(sub.flags & DOF_SECF_LOAD)) fail(`${where} links to section ${idx}, which is not loadable`);
+      if (parts.has(sub.type)) fail(`${where} links to more than one ${sectionTypeName(sub.type)} section`);
+      if (sub.align !== shape.align) {
+        fail(`section ${idx} (${sectionTypeName(sub.type)}) has alignment ${sub.align}, not ${shape.align}`);
+      }
+      if (sub.entsize !== shape.entsize) {
+        fail(`section ${idx} (${sectionTypeName(sub.type)}) has entry size ${sub.entsize}, not ${shape.entsize}`);
+      }
+      if (shape.entsize !== 0 && sub.size % shape.entsize !== 0) {
+        fail(`section ${idx} (${sectionTypeName(sub.type)}) size ${sub.size} is not a multiple of ${shape.entsize}`);
+      }
+      parts.set(sub.type, sub);
+    }
+
+    const text = parts.get(DOF_SECT_DIF);
+    if (text === undefined || text.size === 0) fail(`${where} has no DIF instructions`);
+    const insns = new Uint32Array(text.size / DIF_INSTR_SIZE);
+    for (let i = 0; i < insns.length; i++) insns[i] = this.buf.readUInt32LE(text.offset + i * DIF_INSTR_SIZE);
+
+    const ints = parts.get(DOF_SECT_INTTAB);
+    const inttab: bigint[] = [];
+    if (ints) for (let off = 0; off < ints.size; off += 8) inttab.push(this.buf.readBigUInt64LE(ints.offset + off));
+
+    const strs = parts.get(DOF_SECT_STRTAB);
+    const strtab = strs ? Buffer.from(this.buf.subarray(strs.offset, strs.offset + strs.size)) : Buffer.alloc(0);
+
+    const vars = parts.get(DOF_SECT_VARTAB);
+    const vartab: DifVar[] = [];
+    if (vars) {
+      for (let off = 0; off < vars.size; off += DOF_DIFV_SIZE) {
+        const o = vars.offset + off;
+        const what = `${where}, variable ${vartab.length}`;
+        const nameOff = this.buf.readUInt32LE(o);
+        if (strs === undefined) fail(`${what}: the DIF object has no string table for its name`);
+        vartab.push({
+          name: this.string(strs, nameOff, what),
+          id: this.buf.readUInt32LE(o + 4),
+          kind: this.buf[o + 8]!,
+          scope: this.buf[o + 9]!,
+          flags: this.buf.readUInt16LE(o + 10),
+          type: this.difType(o + 12, what),
+        });
+      }
+    }
+
+    const difo: Difo = { insns, strtab, inttab, vartab, rtype };
+    try {
+      validateDifo(difo);
+    } catch (e) {
+      fail(`${where}: ${(e as Error).message}`);
+    }
+    return difo;
+  }
+
+  private difType(o: number, where: string): DifType {
+    const t: DifType = {
+      kind: this.buf[o]!,
+      ckind: this.buf[o + 1]!,
+      flags: this.buf[o + 2]!,
+      size: this.buf.readUInt32LE(o + 4),
+    };
+    if (t.kind !== D.DIF_TYPE_CTF && t.kind !== D.DIF_TYPE_STRING) fail(`${where}: unknown type kind ${t.kind}`);
+    return t;
+  }
+
+  private options(s: Section, into: Map<string, string>): void {
+    this.expect(s, 8, 0, 'OPTDESC');
+    if (s.entsize < DOF_OPTDESC_SIZE) {
+      fail(`section ${s.index} (OPTDESC) has entry size ${s.entsize}, less than ${DOF_OPTDESC_SIZE}`);
+    }
+    for (let off = 0; off + DOF_OPTDESC_SIZE <= s.size; off += s.entsize) {
+      const where = `option ${off / s.entsize} in section ${s.index}`;
+      const o = s.offset + off;
+      const id = this.buf.readUInt32LE(o);
+      const strsec = this.buf.readUInt32LE(o + 4);
+      const value = this.buf.readBigUInt64LE(o + 8);
+      if (strsec === DOF_SECIDX_NONE) {
+        // A kernel-style option: an integer value for a DTRACEOPT_* id.
+        const name = DTRACEOPT_NAMES[id];
+        if (name === undefined) fail(`${where}: unknown option id ${id}`);
+        into.set(name, BigInt.asIntN(64, value).toString());
+        continue;
+      }
+      if (s.entsize < DOF_OPTDESC_NAMED_SIZE || off + DOF_OPTDESC_NAMED_SIZE > s.size) {
+        fail(`${where} has a string value but no name`);
+      }
+      const strtab = this.link(strsec, DOF_SECT_STRTAB, where);
+      const name = this.string(strtab, this.buf.readUInt32LE(o + 16), `${where}, name`);
+      into.set(name, this.string(strtab, safe(value, 'option value offset'), `${where}, value`));
+    }
+  }
+}
+
+const DIFO_PARTS = new Map<number, { align: number; entsize: number }>([
+  [DOF_SECT_DIF, { align: DIF_INSTR_SIZE, entsize: DIF_INSTR_SIZE }],
+  [DOF_SECT_INTTAB, { align: 8, entsize: 8 }],
+  [DOF_SECT_STRTAB, { align: 1, entsize: 0 }],
+  [DOF_SECT_VARTAB, { align: 4, entsize: DOF_DIFV_SIZE }],
+]);
+
+/** Decode DOF into a program. Throws an Error ("DOF: ...") on anything malformed. */
+export function readDof(buf: Buffer): Program {
+  return new DofReader(buf).read();
+}
+
+/**
+ * Check a DIF object as a DTrace kernel does before running it: every opcode exists, registers are
+ * in range and %r0 is never written, branches go forward to an instruction, table references are
+ * in range, stores go to user variables, subroutines exist, and the last instruction is ret.
+ * Throws an Error naming the first bad instruction or variable.
+ */
+export function validateDifo(d: Difo): void {
+  const n = d.insns.length;
+  const nregs = D.DIF_DIR_NREGS;
+  if (n === 0) throw new Error('no DIF instructions');
+  for (let pc = 0; pc < n; pc++) {
+    const i = d.insns[pc]!;
+    const op = difOp(i);
+    const r1 = difR1(i);
+    const r2 = difR2(i);
+    const rd = difRd(i);
+    const bad = (msg: string): never => {
+      throw new Error(`DIF instruction ${pc} (0x${i.toString(16).padStart(8, '0')}): ${msg}`);
+    };
+    const src = (r: number): void => {
+      if (r >= nregs) bad(`invalid register %r${r}`);
+    };
+    const dst = (): void => {
+      if (rd >= nregs) bad(`invalid register %r${rd}`);
+      if (rd === 0) bad('cannot write to %r0');
+    };
+    if (isBranchOp(op)) {
+      const label = difLabel(i);
+      if (label >= n) bad(`invalid branch target ${label}`);
+      if (label <= pc) bad(`backward branch to ${label}`);
+      continue;
+    }
+    switch (op) {
+      case D.DIF_OP_OR: case D.DIF_OP_XOR: case D.DIF_OP_AND: case D.DIF_OP_SLL: case D.DIF_OP_SRL:
+      case D.DIF_OP_SRA: case D.DIF_OP_SUB: case D.DIF_OP_ADD: case D.DIF_OP_MUL: case D.DIF_OP_SDIV:
+      case D.DIF_OP_UDIV: case D.DIF_OP_SREM: case D.DIF_OP_UREM: case D.DIF_OP_COPYS:
+        src(r1); src(r2); dst();
+        break;
+      case D.DIF_OP_NOT: case D.DIF_OP_MOV: case D.DIF_OP_ALLOCS:
+      case D.DIF_OP_LDSB: case D.DIF_OP_LDSH: case D.DIF_OP_LDSW: case D.DIF_OP_LDUB: case D.DIF_OP_LDUH:
+      case D.DIF_OP_LDUW: case D.DIF_OP_LDX:
+      case D.DIF_OP_ULDSB: case D.DIF_OP_ULDSH: case D.DIF_OP_ULDSW: case D.DIF_OP_ULDUB: case D.DIF_OP_ULDUH:
+      case D.DIF_OP_ULDUW: case D.DIF_OP_ULDX:
+      case D.DIF_OP_RLDSB: case D.DIF_OP_RLDSH: case D.DIF_OP_RLDSW: case D.DIF_OP_RLDUB: case D.DIF_OP_RLDUH:
+      case D.DIF_OP_RLDUW: case D.DIF_OP_RLDX:
+        src(r1); dst();
+        break;
+      case D.DIF_OP_STB: case D.DIF_OP_STH: case D.DIF_OP_STW: case D.DIF_OP_STX:
+        src(r1); src(rd);
+        break;
+      case D.DIF_OP_CMP: case D.DIF_OP_SCMP:
+        src(r1); src(r2);
+        break;
+      case D.DIF_OP_TST:
+        src(r1);
+        break;
+      case D.DIF_OP_RET:
+        src(rd);
+        break;
+      case D.DIF_OP_NOP: case D.DIF_OP_POPTS: case D.DIF_OP_FLUSHTS:
+        break;
+      case D.DIF_OP_SETX:
+        if (difIndex(i) >= d.inttab.length) bad(`invalid integer table index ${difIndex(i)}`);
+        dst();
+        break;
+      case D.DIF_OP_SETS:
+        if (difIndex(i) >= d.strtab.length) bad(`invalid string table offset ${difIndex(i)}`);
+        dst();
+        break;
+      case D.DIF_OP_LDGA: case D.DIF_OP_LDTA:
+        src(r2); dst();
+        break;
+      case D.DIF_OP_LDGS: case D.DIF_OP_LDTS: case D.DIF_OP_LDLS: case D.DIF_OP_LDGAA: case D.DIF_OP_LDTAA:
+        if (difIndex(i) < D.DIF_VAR_OTHER_MIN) bad(`invalid variable ${difIndex(i)}`);
+        dst();
+        break;
+      case D.DIF_OP_STGS: case D.DIF_OP_STTS: case D.DIF_OP_STLS: case D.DIF_OP_STGAA: case D.DIF_OP_STTAA:
+        if (difIndex(i) < D.DIF_VAR_OTHER_UBASE) bad(`cannot write to built-in variable ${difIndex(i)}`);
+        src(rd);
+        break;
+      case D.DIF_OP_CALL:
+        if (difIndex(i) > D.DIF_SUBR_MAX) bad(`invalid subroutine ${difIndex(i)}`);
+        dst();
+        break;
+      case D.DIF_OP_PUSHTR:
+        if (r1 !== D.DIF_TYPE_CTF && r1 !== D.DIF_TYPE_STRING) bad(`invalid tuple type ${r1}`);
+        src(r2); src(rd);
+        break;
+      case D.DIF_OP_PUSHTV:
+        if (r1 !== D.DIF_TYPE_CTF && r1 !== D.DIF_TYPE_STRING) bad(`invalid tuple type ${r1}`);
+        src(rd);
+        break;
+      case D.DIF_OP_XLATE: case D.DIF_OP_XLARG:
+        bad('translator references must be resolved before DIF is loaded');
+        break;
+      default:
+        bad(`invalid opcode ${op}`);
+    }
+  }
+  if (difOp(d.insns[n - 1]!) !== D.DIF_OP_RET) throw new Error("the last DIF instruction must be 'ret'");
+
+  d.vartab.forEach((v, k) => {
+    const bad = (msg: string): never => {
+      throw new Error(`DIF variable ${k} (${v.name}): ${msg}`);
+    };
+    if (v.id > D.DIF_VARIABLE_MAX) bad(`id ${v.id} is out of range`);
+    if (v.kind !== D.DIFV_KIND_ARRAY && v.kind !== D.DIFV_KIND_SCALAR) bad(`unknown kind ${v.kind}`);
+    if (v.scope !== D.DIFV_SCOPE_GLOBAL && v.scope !== D.DIFV_SCOPE_THREAD && v.scope !== D.DIFV_SCOPE_LOCAL) {
+      bad(`unknown scope ${v.scope}`);
+    }
+  });
+}

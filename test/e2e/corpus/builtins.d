@@ -1,0 +1,7 @@
+/* flags: -q */
+BEGIN
+/pid == $pid && ppid == $ppid && uid == $uid/
+{
+	printf("%s %d\n", execname, tid == pid);
+	exit(0);
+}

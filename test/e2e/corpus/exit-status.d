@@ -1,0 +1,2 @@
+/* flags: -q */
+BEGIN { exit(3); }

@@ -1,0 +1,1 @@
+syscall::nosuchcall:entry { }

@@ -1,0 +1,50 @@
+// Runs bin/dtrace as a user would, from the compiled dist/.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const DTRACE = path.join(ROOT, 'bin/dtrace');
+
+export interface Result {
+  status: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function dtrace(args: string[], opts: { input?: string; timeoutMs?: number; cwd?: string } = {}): Result {
+  const r = spawnSync(process.execPath, [DTRACE, ...args], {
+    encoding: 'utf8', timeout: opts.timeoutMs ?? 60_000, cwd: opts.cwd ?? ROOT, input: opts.input ?? '',
+  });
+  return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Start dtrace in the background; resolves once it has printed its "matched" line (or output). */
+export function dtraceAsync(args: string[]) {
+  const child = spawn(process.execPath, [DTRACE, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '', stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const done = new Promise<Result>((resolve) =>
+    child.on('close', (status, signal) => resolve({ status, signal, stdout, stderr })));
+  return { child, done, out: () => stdout, err: () => stderr };
+}
+
+/** Why kernel tests cannot run here, or null when they can. */
+export function kernelUnavailable(): string | null {
+  if (process.getuid?.() !== 0) return 'kernel tests need root (bpf(2) and perf_event_open)';
+  if (!existsSync('/sys/kernel/btf/vmlinux')) return 'the kernel has no BTF';
+  if (!existsSync('/sys/bus/event_source/devices/tracepoint')) return 'the kernel has no tracepoint perf events';
+  return null;
+}
+
+export function gcc(src: string, out: string): void {
+  const r = spawnSync('gcc', ['-O0', '-g', '-o', out, src], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`gcc failed: ${r.stderr}`);
+}
+
+export function listCases(dir: string, ext: string): string[] {
+  return readdirSync(dir).filter((f) => f.endsWith(ext)).sort();
+}
