@@ -8,7 +8,7 @@
 
 import * as D from '../dif/constants.js';
 import {
-  DifBuilder, encodeCmp, encodeLdv, encodeLoad, encodeMov, encodeNot, encodeR, encodeRet, encodeStv,
+  DifBuilder, encodeCmp, encodeFlushts, encodeLdv, encodePushts, encodeLoad, encodeMov, encodeNot, encodeR, encodeRet, encodeStv,
   encodeTst, type Label,
 } from '../dif/builder.js';
 import type { ActionDescription, Difo, EcbDescription, ProbeDescription } from '../dof/program.js';
@@ -19,8 +19,9 @@ import {
   promote, typeName, type DType,
 } from './types.js';
 import { type ArgType, validateFormat } from '../consumer/printf.js';
+import { callSubroutine } from './subroutines.js';
 
-interface Val {
+export interface Val {
   reg: number;
   type: DType;
 }
@@ -238,7 +239,7 @@ function action(kind: number, difo: Difo | null): ActionDescription {
   return { kind, difo, ntuple: 0, arg: 0n, uarg: 0n };
 }
 
-function err(tag: string, message: string, at: { line: number; column: number; file?: string }): DtraceError {
+export function err(tag: string, message: string, at: { line: number; column: number; file?: string }): DtraceError {
   return new DtraceError(tag, message, { line: at.line, column: at.column, file: at.file });
 }
 
@@ -252,25 +253,40 @@ const COMPARE: Record<string, { signed: number; unsigned: number }> = {
 };
 
 /** Generates one DIF object. */
-class DifoGen {
-  private b = new DifBuilder();
+export class DifoGen {
+  readonly b = new DifBuilder();
   private free = [7, 6, 5, 4, 3, 2, 1];
 
-  constructor(private cg: CodeGenerator, private opts: CodegenOptions) {}
+  constructor(readonly cg: CodeGenerator, readonly opts: CodegenOptions) {}
 
   finish(v: Val, rtype: DType): Difo {
     this.b.emit(encodeRet(v.reg));
     return this.b.finish(difType(rtype, this.opts.strsize));
   }
 
-  private alloc(at: A.Expression): number {
+  alloc(at: A.Expression): number {
     const r = this.free.pop();
     if (r === undefined) throw err('D_NOREG', 'insufficient registers to generate code', at);
     return r;
   }
 
-  private release(r: number): void {
+  release(r: number): void {
     if (r !== 0 && !this.free.includes(r)) this.free.push(r);
+  }
+
+  /**
+   * Push values on the tuple stack (the arguments of a subroutine call or the keys of an
+   * associative array), strings by reference; the consumer instruction follows, then flushTuple().
+   */
+  pushTuple(vals: Val[]): void {
+    for (const v of vals) {
+      if (v.type.kind === 'string') this.b.emit(encodePushts(D.DIF_OP_PUSHTR, D.DIF_TYPE_STRING, 0, v.reg));
+      else this.b.emit(encodePushts(D.DIF_OP_PUSHTV, D.DIF_TYPE_CTF, 0, v.reg));
+    }
+  }
+
+  flushTuple(): void {
+    this.b.emit(encodeFlushts());
   }
 
   private builtinVar(name: string, id: number, type: DType, write = false): void {
@@ -356,6 +372,8 @@ class DifoGen {
         if (v.type.kind !== 'string') throw err('D_STRINGOF_TYPE', 'stringof( ) operand is not a string', e);
         return v;
       }
+      case 'Call':
+        return callSubroutine(this, e);
       case 'SizeofType': {
         const t = resolveType(e.type.type, e);
         const r = this.alloc(e);

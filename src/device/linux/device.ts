@@ -378,13 +378,14 @@ function memLayout(strsize: number, maxData: number, maxKey: number, maxValue: n
   const take = (n: number) => { const at = off; off += roundUp(n, 8); return at; };
   const self = take(8), strtabBase = take(8), globalsBase = take(8), cpuinfo = take(8);
   const args = take(80);
+  const tuple = take(8 * 8);
   const cmpA = take(strsize), cmpB = take(strsize);
   const key = take(maxKey), aggInit = take(maxValue);
   const bufMax = RECORD_HEADER_SIZE + roundUp(maxData, 8);
   const buf = take(bufMax);
   const scratchMax = 8 * roundUp(Math.max(strsize, 16), 8);
   const scratch = take(scratchMax);
-  return { self, strtabBase, globalsBase, args, cpuinfo, cmpA, cmpB, key, keyMax: maxKey, aggInit, aggInitMax: maxValue, buf, bufMax, scratch, scratchMax, size: off };
+  return { self, strtabBase, globalsBase, args, cpuinfo, tuple, cmpA, cmpB, key, keyMax: maxKey, aggInit, aggInitMax: maxValue, buf, bufMax, scratch, scratchMax, size: off };
 }
 
 interface EcbLayout {

@@ -16,6 +16,7 @@ import * as D from '../../dif/constants.js';
 import type { Difo, EcbDescription } from '../../dof/program.js';
 import type { RecordDescription } from '../device.js';
 import { RECORD_HEADER_SIZE } from '../device.js';
+import { translateCall } from './subroutines.js';
 import {
   ALU, BpfAsm, FP, HELPER, JMP, Label, R0, R1, R2, R3, R4, R5, R6, R8, R9,
   BPF_F_CURRENT_CPU, BPF_NOEXIST, type JmpOp, type Size,
@@ -28,6 +29,7 @@ export interface MemLayout {
   globalsBase: number; // u64: scalar address of the globals map value
   args: number; // u64[10]
   cpuinfo: number; // u64: cpu id (cpuinfo_t.cpu_id)
+  tuple: number; // u64[DIF_DTR_NREGS]: the DIF tuple stack
   cmpA: number; // strsize bytes
   cmpB: number; // strsize bytes
   key: number; // aggregation key being built
@@ -89,8 +91,8 @@ export class TranslateError extends Error {
   }
 }
 
-const DIF_SLOT = (r: number) => -8 * r; // r1..r7 -> fp-8..fp-56
-const CC_A = -64, CC_B = -72, TMP = -80, ZERO_KEY = -88;
+export const DIF_SLOT = (r: number) => -8 * r; // r1..r7 -> fp-8..fp-56
+export const CC_A = -64, CC_B = -72, TMP = -80, ZERO_KEY = -88;
 const STACK_ZERO_FROM = -88;
 
 // DIF branch -> BPF jump on (cc_a, cc_b)
@@ -138,13 +140,20 @@ export function isAggregation(kind: number): boolean {
 
 /** Translates the ECBs of one probe into one BPF program. */
 export class ProbeTranslator {
-  private a = new BpfAsm();
+  readonly a = new BpfAsm();
   private scratchNext = 0;
-  private ecbIndex = 0;
-  private actionIndex = 0;
+  /** The current ECB's epid and action (1-based; 0 is the predicate), for fault records. */
+  ecbIndex = 0;
+  actionIndex = 0;
+  /**
+   * The DIF tuple stack, tracked statically: DIF code pushes a call's arguments or an array's
+   * keys just before the instruction that consumes them, so the depth at each instruction is
+   * known when translating. Entry i's value lives at mem.tuple + 8 * i.
+   */
+  readonly tuple: { byRef: boolean; type: number }[] = [];
 
   constructor(
-    private env: TranslateEnv,
+    readonly env: TranslateEnv,
     private loadArgs: ArgLoader,
     private checkActivity: boolean,
   ) {}
@@ -362,8 +371,9 @@ export class ProbeTranslator {
       const op = (ins >>> 24) & 0xff;
       if (BRANCH[op] !== undefined || op === D.DIF_OP_BA) at(ins & 0xffffff);
     }
-    const get = (reg: number, r: number) => (r === 0 ? a.movImm(reg, 0) : a.ldx(8, reg, FP, DIF_SLOT(r)));
-    const put = (reg: number, r: number) => { if (r !== 0) a.stx(8, FP, DIF_SLOT(r), reg); };
+    const get = (reg: number, r: number) => this.getReg(reg, r);
+    const put = (reg: number, r: number) => this.putReg(reg, r);
+    this.tuple.length = 0;
     const strBase = env.difoStrtab.get(difo) ?? 0;
 
     difo.insns.forEach((ins, pc) => {
@@ -454,6 +464,25 @@ export class ProbeTranslator {
         case D.DIF_OP_STGS:
           this.storeGlobal((ins >>> 8) & 0xffff, rd, get);
           return;
+        case D.DIF_OP_PUSHTR:
+        case D.DIF_OP_PUSHTV: {
+          if (this.tuple.length >= D.DIF_DTR_NREGS) fault(D.DTRACEFLT_TUPOFLOW);
+          else {
+            get(R1, rd);
+            a.stx(8, R8, mem.tuple + 8 * this.tuple.length, R1);
+            this.tuple.push({ byRef: op === D.DIF_OP_PUSHTR, type: r1 });
+          }
+          return;
+        }
+        case D.DIF_OP_POPTS:
+          this.tuple.pop();
+          return;
+        case D.DIF_OP_FLUSHTS:
+          this.tuple.length = 0;
+          return;
+        case D.DIF_OP_CALL:
+          translateCall(this, (ins >>> 8) & 0xffff, rd, pc, next);
+          return;
         default:
           throw new TranslateError(`DIF instruction ${D.DIF_OP_NAMES[op] ?? op} is not supported by the Linux bridge yet`, this.ecbIndex, this.actionIndex);
       }
@@ -462,8 +491,19 @@ export class ProbeTranslator {
     void mem;
   }
 
+  /** Load DIF register r into BPF register reg (%r0 reads as zero). */
+  getReg(reg: number, r: number): void {
+    if (r === 0) this.a.movImm(reg, 0);
+    else this.a.ldx(8, reg, FP, DIF_SLOT(r));
+  }
+
+  /** Store BPF register reg into DIF register r (writes to %r0 are dropped). */
+  putReg(reg: number, r: number): void {
+    if (r !== 0) this.a.stx(8, FP, DIF_SLOT(r), reg);
+  }
+
   /** A fault: write the fault record (the ERROR probe's arguments) and abandon this ECB. */
-  private fault(code: number, pc: number, addrReg: number | undefined, next: Label): void {
+  fault(code: number, pc: number, addrReg: number | undefined, next: Label): void {
     const a = this.a, mem = this.env.mem;
     if (addrReg !== undefined) a.stx(8, R8, mem.buf + RECORD_HEADER_SIZE + 16, addrReg);
     else a.st(8, R8, mem.buf + RECORD_HEADER_SIZE + 16, 0);
@@ -477,7 +517,7 @@ export class ProbeTranslator {
   }
 
   /** SCMP: compare two strings by value; the result (-1, 0, 1) becomes the condition codes. */
-  private strcmp(r1: number, r2: number, get: (reg: number, r: number) => void): void {
+  strcmp(r1: number, r2: number, get: (reg: number, r: number) => void): void {
     const a = this.a, mem = this.env.mem, n = this.env.strsize;
     for (const [r, off] of [[r1, mem.cmpA], [r2, mem.cmpB]] as const) {
       get(R3, r);
@@ -511,8 +551,8 @@ export class ProbeTranslator {
     a.st(8, FP, CC_B, 0);
   }
 
-  /** A scratch string slot of strsize bytes; returns its offset in mem. */
-  private scratch(size: number): number {
+  /** A scratch slot of `size` bytes for this clause; returns its offset in mem. */
+  scratch(size: number): number {
     const off = this.env.mem.scratch + this.scratchNext;
     this.scratchNext += roundUp(size, 8);
     if (this.scratchNext > this.env.mem.scratchMax)
@@ -603,7 +643,7 @@ export class ProbeTranslator {
   }
 
   /** R0 = the `size`-byte value at kernel address R0 (0 when unreadable). */
-  private readKernel(addrReg: number, size: Size): void {
+  readKernel(addrReg: number, size: Size): void {
     const a = this.a;
     a.mov(R3, addrReg);
     a.st(8, FP, TMP, 0);
