@@ -1,0 +1,124 @@
+#!/usr/bin/env node
+// Benchmarks: the same one-liners under this dtrace and under bpftrace, in one run, as ratios.
+//   per-event cost of `@ = count()` and `@[execname, tid] = count()` on a getppid storm
+//     (cost = traced minus untraced time per call, median of several rounds)
+//   printf throughput: records delivered and drops reported for a storm of printf events
+//   wall time and peak memory of `BEGIN { exit(0) }`
+// Run as root: `npm run bench` (installs Debian's bpftrace when it is missing).
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const dtrace = path.join(root, 'bin/dtrace');
+const work = mkdtempSync(path.join(tmpdir(), 'dtrace-bench-'));
+const storm = path.join(work, 'storm');
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const CALLS = Number(process.env.BENCH_CALLS ?? 1_000_000);
+
+function ensureBpftrace() {
+  if (spawnSync('bpftrace', ['--version']).status === 0) return;
+  console.error('bench: installing bpftrace from Debian');
+  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
+  execFileSync('apt-get', ['install', '-y', '-qq', 'bpftrace'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+function runStorm(n = CALLS) {
+  return Number(execFileSync(storm, [String(n)], { encoding: 'utf8' }).trim());
+}
+
+/** Start a tracer, wait until it is attached, run the storm, stop the tracer. */
+async function traced(cmd, args, ready) {
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '', err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  for (let i = 0; i < 300 && !ready(out, err); i++) await sleep(50);
+  await sleep(500);
+  const ns = runStorm();
+  const closed = new Promise((r) => child.on('close', r));
+  child.kill('SIGINT');
+  await closed;
+  return { ns, out, err };
+}
+
+async function perEventCost(name, dscript, bscript) {
+  const base = [], d = [], b = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    base.push(runStorm());
+    d.push((await traced(process.execPath, [dtrace, '-n', dscript], (o, e) => /matched/.test(e))).ns);
+    b.push((await traced('bpftrace', ['-e', bscript], (o) => /Attaching/.test(o))).ns);
+  }
+  const t0 = median(base), dc = median(d) - t0, bc = median(b) - t0;
+  return { name, untraced: t0, dtrace: dc, bpftrace: bc, ratio: dc / bc };
+}
+
+function timed(cmd, args) {
+  // python3 reports the child's wall time and peak RSS (ru_maxrss, KiB).
+  const py = `import resource,subprocess,sys,time
+t=time.monotonic(); p=subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL,stderr=subprocess.DEVNULL); w=time.monotonic()-t
+print(w, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, p.returncode)`;
+  const [wall, rss, rc] = execFileSync('/usr/bin/python3', ['-c', py, cmd, ...args], { encoding: 'utf8' }).trim().split(' ').map(Number);
+  if (rc !== 0) throw new Error(`${cmd} exited ${rc}`);
+  return { wall, rssMiB: rss / 1024 };
+}
+
+async function printfThroughput() {
+  const n = 200_000;
+  const run = async (cmd, args, ready) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let lines = 0, err = '', out = '';
+    child.stdout.on('data', (d) => { out += d; lines += d.toString().split('\n').length - 1; });
+    child.stderr.on('data', (d) => (err += d));
+    for (let i = 0; i < 300 && !ready(out, err); i++) await sleep(50);
+    await sleep(500);
+    const before = lines;
+    execFileSync(storm, [String(n)]);
+    await sleep(1500);
+    const got = lines - before;
+    const closed = new Promise((r) => child.on('close', r));
+    child.kill('SIGINT');
+    await closed;
+    const drops = [...err.matchAll(/(\d+) drops?/g)].reduce((s, m) => s + Number(m[1]), 0);
+    return { got, drops };
+  };
+  const d = await run(process.execPath, [dtrace, '-qn', 'syscall::getppid:entry /execname == "storm"/ { printf("%d\\n", tid); } BEGIN { printf("ready\\n"); }'], (o) => /ready/.test(o));
+  const b = await run('bpftrace', ['-e', 'tracepoint:syscalls:sys_enter_getppid /comm == "storm"/ { printf("%d\\n", tid); }'], (o) => /Attaching/.test(o));
+  return { events: n, dtrace: d, bpftrace: b };
+}
+
+async function main() {
+  if (process.getuid() !== 0) throw new Error('run the benchmarks as root');
+  ensureBpftrace();
+  execFileSync('gcc', ['-O2', '-o', storm, path.join(here, 'storm.c')]);
+  if (!existsSync(path.join(root, 'dist/cli/main.js'))) throw new Error('build first: npm install');
+  const version = execFileSync('bpftrace', ['--version'], { encoding: 'utf8' }).trim();
+  console.log(`# dtrace vs ${version}, ${ROUNDS} rounds of ${CALLS} getppid calls`);
+  const rows = [
+    await perEventCost('@ = count()', 'syscall::getppid:entry { @ = count(); }', 'tracepoint:syscalls:sys_enter_getppid { @ = count(); }'),
+    await perEventCost('@[execname, tid] = count()', 'syscall::getppid:entry { @[execname, tid] = count(); }', 'tracepoint:syscalls:sys_enter_getppid { @[comm, tid] = count(); }'),
+  ];
+  for (const r of rows)
+    console.log(`${r.name.padEnd(28)} untraced ${r.untraced.toFixed(0)} ns/call; added: dtrace ${r.dtrace.toFixed(0)} ns, bpftrace ${r.bpftrace.toFixed(0)} ns; ratio ${r.ratio.toFixed(2)}x`);
+  const dt = [], bt = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    dt.push(timed(process.execPath, [dtrace, '-qn', 'BEGIN { exit(0); }']));
+    bt.push(timed('bpftrace', ['-e', 'BEGIN { exit(); }']));
+  }
+  const dw = median(dt.map((x) => x.wall)), bw = median(bt.map((x) => x.wall));
+  const dm = median(dt.map((x) => x.rssMiB)), bm = median(bt.map((x) => x.rssMiB));
+  console.log(`BEGIN { exit(0) }             wall: dtrace ${dw.toFixed(3)} s, bpftrace ${bw.toFixed(3)} s; ratio ${(dw / bw).toFixed(2)}x; peak RSS: dtrace ${dm.toFixed(0)} MiB, bpftrace ${bm.toFixed(0)} MiB; ratio ${(dm / bm).toFixed(2)}x`);
+  const p = await printfThroughput();
+  console.log(`printf of ${p.events} events          dtrace: ${p.dtrace.got} lines, ${p.dtrace.drops} drops reported; bpftrace: ${p.bpftrace.got} lines, ${p.bpftrace.drops} drops reported`);
+}
+
+main().catch((e) => {
+  console.error(`bench: ${e.message}`);
+  process.exit(1);
+});
