@@ -14,7 +14,7 @@
  * the DTrace tag and message, so the parser reports whichever error comes first in the source,
  * as libdtrace does.
  */
-import { createToken, Lexer, tokenMatcher, type IToken, type TokenType } from 'chevrotain';
+import { createToken, Lexer, tokenMatcher, type IToken, type TokenType } from './chevrotain.js';
 import { ErrorTags } from './errors.js';
 
 // ---------------------------------------------------------------------------------------------

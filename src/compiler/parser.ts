@@ -9,7 +9,7 @@
  *
  * Errors are DtraceErrors with DTrace's messages and tags; Chevrotain's own messages never leak.
  */
-import { EmbeddedActionsParser, EOF, tokenMatcher, type IToken, type TokenType } from 'chevrotain';
+import { EmbeddedActionsParser, EOF, tokenMatcher, type IToken, type TokenType } from './chevrotain.js';
 import type * as A from './ast.js';
 import { DtraceError, ErrorTags } from './errors.js';
 import * as L from './lexer.js';
@@ -151,7 +151,7 @@ class DParser extends EmbeddedActionsParser {
   private parenthesized = new WeakSet<object>();
 
   constructor() {
-    super(L.allTokens, { recoveryEnabled: false, maxLookahead: 3 });
+    super(L.allTokens, { recoveryEnabled: false, maxLookahead: 3, skipValidations: !process.env.DTRACE_VALIDATE_GRAMMAR });
     this.performSelfAnalysis();
   }
 
