@@ -1,255 +1,371 @@
-// dtrace(1): the command line. Parses options as DTrace does (in order, repeatable, combinable),
-// compiles the programs, enables them on the device, runs the consumer until exit(), a signal or
-// the end of the traced command, then prints the aggregations.
+// dtrace(1): the command line. Reads its arguments in the passes DTrace makes (the mode, then the
+// options in order, then the processes to trace, then the programs), compiles the programs,
+// enables them on the device, and runs the consumer until exit(), a signal or the end of the
+// traced processes; then runs END and prints the aggregations.
 
-import { Command, CommanderError, Option } from 'commander';
-import { createWriteStream, readFileSync, type WriteStream } from 'node:fs';
-import { compile, SourceError, type Source } from '../compiler/compile.js';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { compile, defaultMacros, SourceError, type Compiled, type Source } from '../compiler/compile.js';
 import { formatCompileError } from '../compiler/errors.js';
 import { Consumer } from '../consumer/consumer.js';
 import { writeDof } from '../dof/writer.js';
 import { disassembleProgram } from '../dif/disasm.js';
 import { LinuxDevice, DeviceError } from '../device/linux/device.js';
 import { probeRegistry } from '../providers/registry.js';
-import { listProbes } from '../providers/listing.js';
-import { parseOptionValue, OptionError } from './options.js';
+import { listProbes, type ListSpec } from '../providers/listing.js';
+import { CUMULATIVE, isSet, OptionError, parseOptionValue } from './options.js';
+import { parseArgs, UsageError, type ParsedArgs } from './args.js';
+import { ProcessError, ProcessSet } from './process.js';
+import { CppError, preprocess } from './cpp.js';
+import { announceExec } from '../providers/pid.js';
 import { VERSION } from '../version.js';
+import { API_VERSION, USAGE } from './usage.js';
 
-const USAGE = `Usage: dtrace [-aACeFGhHlqSvVwZ] [-b bufsz] [-c cmd] [-D name[=def]]
-	[-I path] [-L path] [-o output] [-p pid] [-s script] [-U name]
-	[-x opt[=val]] [-X a|c|s|t]
 
-	[-P provider [[ predicate ] action ]]
-	[-m [ provider: ] module [[ predicate ] action ]]
-	[-f [[ provider: ] module: ] func [[ predicate ] action ]]
-	[-n [[[ provider: ] module: ] func: ] name [[ predicate ] action ]]
-	[-i probe-id [[ predicate ] action ]] [ args ... ]
+/** dtrace(1)'s exit statuses. */
+const E_ERROR = 1;
+const E_USAGE = 2;
 
-	predicate -> '/' D-expression '/'
-	   action -> '{' D-statements '}'
-
-	-a  take over the anonymous tracing state (not on Linux)
-	-A  emit configuration for anonymous tracing (not on Linux)
-	-b  trace buffer size per CPU
-	-c  start a command, trace it, and stop when it exits
-	-C  pass script files through the C preprocessor
-	-D  define a preprocessor macro
-	-e  compile the program, then exit without enabling it
-	-f  enable or list probes by function name
-	-F  indent output by function entry and return
-	-G  write an ELF object holding the program
-	-h  write a C header for static probe definitions
-	-H  show files the preprocessor includes
-	-i  enable or list probes by probe id
-	-I  add a preprocessor include directory
-	-l  list matching probes instead of enabling them
-	-L  add a D library directory
-	-m  enable or list probes by module name
-	-n  enable or list probes by probe name
-	-o  write trace output to a file
-	-p  trace a running process by id
-	-P  enable or list probes by provider name
-	-q  quiet: print only what the program traces
-	-s  compile and enable a D script file
-	-S  show the DIF the compiler generates
-	-U  undefine a preprocessor macro
-	-v  verbose: stability attributes and argument types
-	-V  print the DTrace API version
-	-w  allow destructive actions
-	-x  set a compiler or tracing option
-	-X  preprocessor ISO C mode (a, c, s or t)
-	-Z  allow descriptions that match no probes
-`;
-
-type Kind = 'n' | 'P' | 'm' | 'f' | 'i' | 's';
-
-interface Parsed {
-  sources: { kind: Kind; text: string }[];
-  xopts: [string, string][];
-  flags: Set<string>;
-  output?: string;
-  args: string[];
+/** Ends the run with a message on stderr and an exit status (dtrace's fatal()). */
+class Fatal extends Error {
+  constructor(message: string, readonly status = E_ERROR) {
+    super(message);
+  }
 }
 
-function parseArgs(argv: string[]): Parsed {
-  const parsed: Parsed = { sources: [], xopts: [], flags: new Set(), args: [] };
-  const program = new Command('dtrace');
-  program.exitOverride().helpOption(false).allowExcessArguments(true).argument('[args...]');
-  program.configureOutput({ writeErr: () => {}, writeOut: () => {} });
-  for (const k of ['n', 'P', 'm', 'f', 'i', 's'] as const) {
-    program.addOption(new Option(`-${k} <text>`).argParser((v: string) => { parsed.sources.push({ kind: k, text: v }); return v; }));
+type SourceKind = Source['kind'];
+
+/** What the options of pass 2 say. */
+interface Settings {
+  options: Map<string, string>;
+  sources: { kind: SourceKind; text: string }[];
+  cppArgs: string[];
+  output?: string;
+  verbose: number;
+  disassemble: boolean;
+}
+
+/** The macro variables of this dtrace process, with $target. */
+function macroTable(target: number): Map<string, bigint> {
+  const m = defaultMacros();
+  m.set('target', BigInt(target));
+  try {
+    // /proc/self/stat: pid (comm) state ppid pgrp session ...
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    m.set('pgid', BigInt(f[2]));
+    m.set('sid', BigInt(f[3]));
+  } catch { /* no /proc: leave them undefined */ }
+  return m;
+}
+
+/** Pass 2: options in command-line order, validated as dtrace_setopt() does. */
+function readSettings(args: ParsedArgs): Settings {
+  const s: Settings = { options: new Map(), sources: [], cppArgs: [], verbose: 0, disassemble: false };
+  const setopt = (name: string, value: string | null, shown: string) => {
+    try {
+      const [n, v] = parseOptionValue(name, value);
+      s.options.set(n, v);
+      if (CUMULATIVE.has(n)) s.cppArgs.push((n === 'define' ? '-D' : n === 'undef' ? '-U' : '-I') + v);
+    } catch (e) {
+      if (e instanceof OptionError) throw new Fatal(`failed to set ${shown}: ${e.reason}`);
+      throw e;
+    }
+  };
+  for (const { letter, value } of args.options) {
+    switch (letter) {
+      case 'b': setopt('bufsize', value!, `-b ${value}`); break;
+      case 'C': s.options.set('cpp', 'set'); break;
+      case 'D': setopt('define', value!, `-D ${value}`); break;
+      case 'F': setopt('flowindent', null, '-F'); break;
+      case 'H': setopt('cpphdrs', null, '-H'); break;
+      case 'I': setopt('incdir', value!, `-I ${value}`); break;
+      case 'L': setopt('libdir', value!, `-L ${value}`); break;
+      case 'o': s.output = value; break;
+      case 'q': setopt('quiet', null, '-q'); break;
+      case 'S': s.disassemble = true; break;
+      case 'U': setopt('undef', value!, `-U ${value}`); break;
+      case 'v': s.verbose++; break;
+      case 'w': setopt('destructive', null, '-w'); break;
+      case 'X': setopt('stdc', value!, `-X ${value}`); break;
+      case 'Z': s.options.set('zdefs', 'set'); break;
+      case 'x': {
+        const eq = value!.indexOf('=');
+        const name = eq < 0 ? value! : value!.slice(0, eq);
+        setopt(name, eq < 0 ? null : value!.slice(eq + 1), `-x ${name}`);
+        break;
+      }
+      case 'n': case 'P': case 'm': case 'f': case 'i': case 's':
+        s.sources.push({ kind: letter, text: value! });
+        break;
+      default:
+        break; // modes (pass 1) and processes (pass 3)
+    }
   }
-  program.addOption(new Option('-x <opt>').argParser((v: string) => {
-    const eq = v.indexOf('=');
-    parsed.xopts.push(eq < 0 ? [v, ''] : [v.slice(0, eq), v.slice(eq + 1)]);
-    return v;
-  }));
-  program.addOption(new Option('-b <size>').argParser((v: string) => { parsed.xopts.push(['bufsize', v]); return v; }));
-  program.addOption(new Option('-o <file>').argParser((v: string) => { parsed.output = v; return v; }));
-  for (const k of ['c', 'p', 'D', 'U', 'I', 'L', 'X']) {
-    program.addOption(new Option(`-${k} <value>`).argParser((v: string) => { parsed.flags.add(k); return v; }));
+  return s;
+}
+
+/** Read (and with -C preprocess) the scripts; descriptions pass as they are. */
+function loadSources(s: Settings): Source[] {
+  return s.sources.map((src) => {
+    if (src.kind !== 's') return { kind: src.kind, text: src.text, name: src.text };
+    let text: string;
+    try {
+      text = readFileSync(src.text, 'utf8');
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      const why = code === 'ENOENT' ? 'No such file or directory' : code === 'EACCES' ? 'Permission denied'
+        : code === 'EISDIR' ? 'Is a directory' : (e as Error).message;
+      throw new Fatal(`failed to open ${src.text}: ${why}`);
+    }
+    if (isSet(s.options, 'cpp')) {
+      try {
+        text = preprocess(text, { path: s.options.get('cpppath'), args: s.cppArgs, headers: isSet(s.options, 'cpphdrs') });
+      } catch (e) {
+        if (e instanceof CppError) throw new Fatal(`failed to compile script ${src.text}: ${e.message}`);
+        throw e;
+      }
+    }
+    return { kind: 's', text, name: src.text };
+  });
+}
+
+/** Macro variables and arguments in a -l description ($target, $1, ...), as the compiler expands them. */
+function expandMacros(text: string, macros: Map<string, bigint>, args: string[]): string {
+  return text.replace(/\$\$?([A-Za-z_]\w*|\d+)/g, (m, name: string) =>
+    /^\d+$/.test(name) ? args[Number(name) - 1] ?? m : macros.get(name)?.toString() ?? m);
+}
+
+/** -l: the probes each description (or each clause of each script) names. */
+function listSpecs(compiled: Compiled | null, s: Settings, macros: Map<string, bigint>, args: string[]): ListSpec[] {
+  const specs: ListSpec[] = [];
+  let ecb = 0;
+  for (const src of s.sources) {
+    if (src.kind !== 's') {
+      specs.push({ kind: src.kind, text: expandMacros(src.text, macros, args) });
+      continue;
+    }
+    // A script lists what its clauses' descriptions match, in order.
+    for (const e of compiled?.program.ecbs.slice(ecb) ?? []) {
+      const p = e.probe;
+      specs.push({ kind: 'n', text: `${p.provider}:${p.module}:${p.function}:${p.name}` });
+    }
+    ecb = compiled?.program.ecbs.length ?? 0;
   }
-  for (const k of ['a', 'A', 'C', 'e', 'F', 'G', 'h', 'H', 'l', 'q', 'S', 'v', 'V', 'w', 'Z']) {
-    program.addOption(new Option(`-${k}`).argParser(() => { parsed.flags.add(k); return true; }));
-    program.on(`option:${k}`, () => parsed.flags.add(k));
-  }
-  program.action((args: string[]) => { parsed.args = args; });
-  program.parse(argv, { from: 'user' });
-  return parsed;
+  return specs;
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const err = (s: string) => process.stderr.write(s);
-  let parsed: Parsed;
   try {
-    parsed = parseArgs(argv);
+    return await run(argv);
   } catch (e) {
-    if (e instanceof CommanderError) {
-      const m = /unknown option '-?-?(.*?)'/.exec(e.message);
-      if (m) err(`dtrace: illegal option -- ${m[1].replace(/^-/, '')}\n`);
-      else if (/argument missing/.test(e.message)) {
-        const o = /'-(\w)/.exec(e.message);
-        err(`dtrace: option requires an argument -- ${o ? o[1] : '?'}\n`);
-      }
-      err(USAGE);
-      return 2;
+    if (e instanceof Fatal) {
+      process.stderr.write(`dtrace: ${e.message}\n`);
+      return e.status;
     }
     throw e;
   }
-  const { flags } = parsed;
-  if (flags.has('V')) {
-    process.stdout.write(`dtrace: Sun D 1.13 (node-dtrace ${VERSION})\n`);
-    return 0;
-  }
+}
+
+async function run(argv: string[]): Promise<number> {
+  const err = (text: string) => { process.stderr.write(text); };
   if (argv.length === 0) {
     err(USAGE);
-    return 2;
+    return E_USAGE;
+  }
+  let args: ParsedArgs;
+  try {
+    args = parseArgs(argv);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    err(`dtrace: ${e.message}\n`);
+    err(USAGE);
+    return E_USAGE;
+  }
+  if (args.help) {
+    process.stdout.write(USAGE);
+    return 0;
   }
 
-  // Options: -x and their short forms.
-  const options = new Map<string, string>();
-  if (flags.has('q')) options.set('quiet', 'set');
-  if (flags.has('w')) options.set('destructive', 'set');
-  if (flags.has('Z')) options.set('zdefs', 'set');
-  if (flags.has('F')) options.set('flowindent', 'set');
-  try {
-    for (const [name, value] of parsed.xopts) options.set(...parseOptionValue(name, value));
-  } catch (e) {
-    if (e instanceof OptionError) {
-      err(`dtrace: ${e.message}\n`);
-      return 2;
+  // Pass 1: the mode.
+  const count = (l: string) => args.options.filter((o) => o.letter === l).length;
+  if (count('A') + count('G') + count('h') + count('l') + count('V') > 1)
+    throw new Fatal('only one of the [-AGhlV] options can be specified at a time', E_USAGE);
+  if (count('V')) {
+    process.stdout.write(`dtrace: ${API_VERSION}\n`);
+    if (count('v')) process.stdout.write(`This is node-dtrace ${VERSION}\n`);
+    return 0;
+  }
+  if (count('a') || count('A'))
+    throw new Fatal(`-${count('a') ? 'a' : 'A'}: anonymous tracing is not available on Linux: it needs the Solaris DTrace driver, which keeps enablings from boot on`);
+  if (count('G') || count('h'))
+    throw new Fatal(`-${count('G') ? 'G' : 'h'} is not supported yet: it builds on USDT probes, which come with the usdt provider (issue #6)`);
+  const listing = count('l') > 0;
+  const execute = count('e') === 0;
+
+  // Pass 2: options.
+  const s = readSettings(args);
+  const options = s.options;
+  if (listing) options.set('zdefs', 'set'); // -l implies -Z
+
+  // Output: -o appends to a file, opened (as DTrace does) once the programs have compiled.
+  let outFd: number | null = null;
+  const openOutput = () => {
+    if (s.output === undefined) return;
+    try {
+      outFd = openSync(s.output, 'a');
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new Fatal(`failed to open output file '${s.output}': ${code === 'ENOENT' ? 'No such file or directory' : code === 'EACCES' ? 'Permission denied' : (e as Error).message}`);
     }
+  };
+  const write = (text: string) => {
+    if (outFd !== null) writeSync(outFd, text);
+    else process.stdout.write(text);
+  };
+  let quiet = isSet(options, 'quiet');
+  const notice = (m: string) => { if (!quiet) err(`dtrace: ${m}\n`); };
+
+  // Pass 3: processes, before compiling so that $target is known.
+  const procs = new ProcessSet(notice);
+  process.on('exit', () => procs.release());
+  // Until tracing runs, a signal ends dtrace as it would any program, taking the commands it
+  // started (still stopped) with it.
+  const early = (signal: NodeJS.Signals) => {
+    procs.release();
+    process.removeListener('SIGINT', early);
+    process.removeListener('SIGTERM', early);
+    process.kill(process.pid, signal);
+  };
+  process.on('SIGINT', early);
+  process.on('SIGTERM', early);
+  try {
+    for (const { letter, value } of args.options) {
+      if (letter === 'c') {
+        // Until it execs, the process is the shell that started it: tell the pid provider what
+        // it will run, so that pid$target probes name the command's own functions.
+        const proc = await procs.create(value!);
+        announceExec(proc.pid, proc.program!);
+      }
+      else if (letter === 'p') procs.grab(value!);
+    }
+  } catch (e) {
+    if (e instanceof ProcessError) throw new Fatal(e.message);
     throw e;
   }
-  const errtags = options.has('errtags');
 
   const registry = probeRegistry();
+  const errtags = isSet(options, 'errtags');
 
-  if (flags.has('l')) {
-    const specs = parsed.sources.filter((s) => s.kind !== 's').map((s) => ({ kind: s.kind, text: s.text }));
-    const out = listProbes(registry, specs, flags.has('v'));
-    if ('error' in out) {
-      err(`dtrace: ${out.error}\n`);
-      return 1;
-    }
-    process.stdout.write(out.text);
+  if (listing && s.sources.every((x) => x.kind !== 's')) {
+    openOutput();
+    const out = listProbes(registry, listSpecs(null, s, macroTable(procs.target), args.operands), s.verbose > 0);
+    if ('error' in out) throw new Fatal(out.error);
+    write(out.text);
     if (out.stderr) err(out.stderr);
     return 0;
   }
 
-  if (parsed.sources.length === 0) {
-    err('dtrace: no probe descriptions or D programs specified\n');
-    err(USAGE);
-    return 2;
-  }
-
-  // Read scripts.
-  const sources: Source[] = [];
-  for (const s of parsed.sources) {
-    if (s.kind === 's') {
-      let text: string;
-      try {
-        text = readFileSync(s.text, 'utf8');
-      } catch (e) {
-        err(`dtrace: failed to open ${s.text}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'No such file or directory' : (e as Error).message}\n`);
-        return 1;
-      }
-      sources.push({ kind: 's', text, name: s.text });
-    } else sources.push({ kind: s.kind, text: s.text, name: s.text });
-  }
-
-  // Compile.
-  let compiled;
+  // Pass 4: compile.
+  const sources = loadSources(s);
+  if (sources.length === 0 && !isSet(options, 'zdefs')) throw new Fatal('no probes specified');
+  let compiled: Compiled;
   try {
-    compiled = compile(sources, { registry, options, macroArgs: parsed.args, zdefs: flags.has('Z') });
+    compiled = compile(sources, {
+      registry, options, macroArgs: args.operands, macros: macroTable(procs.target),
+      zdefs: isSet(options, 'zdefs'), defaultArgs: isSet(options, 'defaultargs'), argRef: isSet(options, 'argref'),
+    });
   } catch (e) {
     if (e instanceof SourceError) {
       const mode = e.source.kind === 's' ? 'script' : 'probe';
       err(formatCompileError(e.error, { mode, source: e.source.name, errtags }) + '\n');
-      return 1;
+      return E_ERROR;
     }
     throw e;
   }
   for (const [k, v] of compiled.program.options) options.set(k, v);
-  if (flags.has('S')) err(disassembleProgram(compiled.program));
-  const quiet = options.has('quiet');
+  quiet = isSet(options, 'quiet');
+  if (s.disassemble) err(disassembleProgram(compiled.program));
 
-  if (flags.has('e')) return 0;
+  if (listing) {
+    openOutput();
+    const out = listProbes(registry, listSpecs(compiled, s, macroTable(procs.target), args.operands), s.verbose > 0);
+    if ('error' in out) throw new Fatal(out.error);
+    write(out.text);
+    if (out.stderr) err(out.stderr);
+    return 0;
+  }
+  if (!execute) return 0;
+  openOutput();
 
+  const strsize = Number(options.get('strsize') ?? 256);
   const dof = writeDof(compiled.program);
   const device = new LinuxDevice(registry, {
-    strsize: Number(options.get('strsize') ?? 256),
+    strsize,
     bufsize: Number(options.get('bufsize') ?? 4 * 1024 * 1024),
     aggsize: Math.max(1024, Math.floor(Number(options.get('aggsize') ?? 4 * 1024 * 1024) / 64)),
-    verbose: flags.has('v') || options.has('debug'),
+    verbose: s.verbose > 0 || isSet(options, 'debug'),
+    dynvarsize: Number(options.get('dynvarsize') ?? 1024 * 1024),
   });
-  const cleanup = () => device.close();
-  process.on('exit', cleanup);
+  process.on('exit', () => device.close());
 
+  // A failure to load or attach: "could not enable tracing", with the verifier's log if asked.
+  const cannotEnable = (e: unknown): Fatal => {
+    device.close();
+    if (e instanceof DeviceError) {
+      if (e.log && (s.verbose > 0 || isSet(options, 'debug'))) err(e.log + '\n');
+      return new Fatal(`could not enable tracing: ${e.message}`);
+    }
+    const ne = e as Error & { code?: string };
+    if (ne.code || /^[a-z_]+: /.test(ne.message ?? '')) return new Fatal(`could not enable tracing: ${ne.message}`);
+    throw e;
+  };
   let enabled;
   try {
     enabled = device.enable(dof);
   } catch (e) {
+    throw cannotEnable(e);
+  }
+
+  for (const m of compiled.matchMessages(enabled.matched)) notice(m.replace(/^dtrace: /, ''));
+  if (enabled.matched.reduce((a, b) => a + b, 0) === 0 && !isSet(options, 'zdefs')) {
     device.close();
-    if (e instanceof DeviceError) {
-      err(`dtrace: could not enable tracing: ${e.message}\n`);
-      if (e.log && (flags.has('v') || options.has('debug'))) err(e.log + '\n');
-      return 1;
-    }
-    const ne = e as Error & { code?: string };
-    if (ne.code) {
-      err(`dtrace: could not enable tracing: ${ne.message}\n`);
-      return 1;
-    }
-    throw e;
+    throw new Fatal('no probes matched');
   }
 
-  if (!quiet) {
-    for (const m of compiled.matchMessages(enabled.matched)) err(m + '\n');
-  }
+  const consumer = new Consumer(device, enabled, { quiet, strsize, out: write, err, flowindent: isSet(options, 'flowindent'), options });
 
-  let out: WriteStream | null = null;
-  const write = parsed.output
-    ? ((out = createWriteStream(parsed.output, { flags: 'a' })), (s: string) => { out!.write(s); })
-    : (s: string) => { process.stdout.write(s); };
-
-  const consumer = new Consumer(device, enabled, { quiet, strsize: Number(options.get('strsize') ?? 256), out: write, err });
-
+  // SIGINT/SIGTERM: the first ends tracing as exit() would (END runs, aggregations print); a
+  // second one ends dtrace at once.
   let interrupted = 0;
   const onSignal = () => {
-    if (interrupted === 0) write('\n'); // after the terminal's ^C
     interrupted++;
-    if (interrupted > 1) {
-      device.close();
-      process.exit(1);
+    if (interrupted === 1) {
+      write('\n'); // after the terminal's ^C, even when quiet
+      return;
     }
+    device.close();
+    procs.release();
+    if (outFd !== null) closeSync(outFd);
+    process.exit(consumer.exitStatus ?? 0);
   };
+  process.removeListener('SIGINT', early);
+  process.removeListener('SIGTERM', early);
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
-  device.go();
-  const switchMs = 100;
-  while (consumer.exitStatus === null && interrupted === 0) {
+  try {
+    device.go();
+  } catch (e) {
+    throw cannotEnable(e);
+  }
+  if (isSet(options, 'destructive')) notice('allowing destructive actions');
+  procs.resume();
+
+  // Drain at the switch rate (default 10 times a second).
+  const switchNs = Number(options.get('switchrate') ?? 100_000_000);
+  const switchMs = Math.max(1, Math.round(switchNs / 1e6));
+  const tracedAllExited = () => procs.procs.length > 0 && procs.live === 0;
+  while (consumer.exitStatus === null && interrupted === 0 && !tracedAllExited()) {
     await device.wait(switchMs);
     consumer.consume();
   }
@@ -259,6 +375,7 @@ export async function main(argv: string[]): Promise<number> {
   write('\n');
   consumer.printAggregations();
   device.close();
-  if (out) await new Promise<void>((r) => out!.end(r));
+  procs.release();
+  if (outFd !== null) closeSync(outFd);
   return consumer.exitStatus ?? 0;
 }

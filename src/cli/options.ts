@@ -1,73 +1,147 @@
-// DTrace options (-x name=value and #pragma D option): names, value kinds and their parsing.
+// DTrace options (-x name[=value] and #pragma D option): every option DTrace documents, the kind
+// of value each takes, and the parsing and validation DTrace applies to it.
+//
+// Values are normalized into strings for the options map: sizes in bytes, rates and times in
+// nanoseconds, booleans as "set" or "unset" (use isSet()).
 
-export class OptionError extends Error {}
+/** A rejected option. The message is dtrace(1)'s `failed to set -x NAME: REASON`. */
+export class OptionError extends Error {
+  constructor(readonly option: string, readonly reason: string) {
+    super(`failed to set -x ${option}: ${reason}`);
+  }
+}
 
-type Kind = 'size' | 'time' | 'rate' | 'bool' | 'int' | 'string' | 'enum';
+export const INVALID_NAME = 'Invalid option name';
+export const INVALID_VALUE = 'Invalid value for specified option';
+
+/**
+ *  flag     a compiler flag: takes no value at all (errtags, zdefs, defaultargs, ...)
+ *  runtime  a tracing option: no value (set), a number, or yes/no, on/off, set/unset, ...
+ *  size     bytes with an optional k/m/g/t suffix
+ *  rate     a frequency (bare number or "hz") or an interval with a time suffix
+ *  string   any non-empty text
+ *  enum     one of a fixed set of words
+ *  version  a D API version, major.minor[.micro]
+ */
+type Kind = 'flag' | 'runtime' | 'size' | 'rate' | 'string' | 'enum' | 'version';
 
 const OPTIONS: Record<string, { kind: Kind; values?: string[] }> = {
-  aggrate: { kind: 'rate' },
+  // compiler options
+  amin: { kind: 'string' },
+  argref: { kind: 'flag' },
+  core: { kind: 'string' },
+  cpp: { kind: 'flag' },
+  cpphdrs: { kind: 'flag' },
+  cpppath: { kind: 'string' },
+  ctfpath: { kind: 'string' },
+  ctypes: { kind: 'string' },
+  debug: { kind: 'flag' },
+  defaultargs: { kind: 'flag' },
+  define: { kind: 'string' },
+  dtypes: { kind: 'string' },
+  errtags: { kind: 'flag' },
+  evaltime: { kind: 'enum', values: ['exec', 'preinit', 'postinit', 'main'] },
+  incdir: { kind: 'string' },
+  iregs: { kind: 'runtime' },
+  kdefs: { kind: 'flag' },
+  knodefs: { kind: 'flag' },
+  late: { kind: 'enum', values: ['load', 'exec'] },
+  lazyload: { kind: 'flag' },
+  ldpath: { kind: 'string' },
+  libdir: { kind: 'string' },
+  linkmode: { kind: 'enum', values: ['kernel', 'primary', 'dynamic', 'static'] },
+  linktype: { kind: 'enum', values: ['elf', 'dof'] },
+  modpath: { kind: 'string' },
+  nolibs: { kind: 'flag' },
+  pgmax: { kind: 'runtime' },
+  pspec: { kind: 'flag' },
+  stdc: { kind: 'enum', values: ['a', 'c', 's', 't'] },
+  strip: { kind: 'flag' },
+  syslibdir: { kind: 'string' },
+  tree: { kind: 'runtime' },
+  tregs: { kind: 'runtime' },
+  udefs: { kind: 'flag' },
+  undef: { kind: 'string' },
+  unodefs: { kind: 'flag' },
+  verbose: { kind: 'flag' },
+  version: { kind: 'version' },
+  zdefs: { kind: 'flag' },
+  // tracing options, fixed when tracing starts
   aggsize: { kind: 'size' },
-  aggsortkey: { kind: 'bool' },
-  aggsortkeypos: { kind: 'int' },
-  aggsortpos: { kind: 'int' },
-  aggsortrev: { kind: 'bool' },
-  aggpercpu: { kind: 'bool' },
+  bpflog: { kind: 'runtime' },
+  bpflogsize: { kind: 'size' },
   bufpolicy: { kind: 'enum', values: ['ring', 'fill', 'switch'] },
   bufresize: { kind: 'enum', values: ['auto', 'manual'] },
   bufsize: { kind: 'size' },
   cleanrate: { kind: 'rate' },
-  cpu: { kind: 'int' },
-  cpp: { kind: 'bool' },
-  cpppath: { kind: 'string' },
-  debug: { kind: 'bool' },
-  defaultargs: { kind: 'bool' },
-  destructive: { kind: 'bool' },
+  cpu: { kind: 'runtime' },
+  destructive: { kind: 'runtime' },
   dynvarsize: { kind: 'size' },
-  errtags: { kind: 'bool' },
-  evaltime: { kind: 'enum', values: ['exec', 'preinit', 'postinit', 'main'] },
-  flowindent: { kind: 'bool' },
-  grabanon: { kind: 'bool' },
-  jstackframes: { kind: 'int' },
+  grabanon: { kind: 'runtime' },
+  jstackframes: { kind: 'runtime' },
   jstackstrsize: { kind: 'size' },
-  lazyload: { kind: 'bool' },
-  ldpath: { kind: 'string' },
-  libdir: { kind: 'string' },
-  linkmode: { kind: 'enum', values: ['kernel', 'static', 'dynamic'] },
-  linktype: { kind: 'enum', values: ['elf', 'dof'] },
-  nolibs: { kind: 'bool' },
-  nspec: { kind: 'int' },
-  oformat: { kind: 'string' },
-  pgmax: { kind: 'int' },
-  quiet: { kind: 'bool' },
-  rawbytes: { kind: 'bool' },
+  lockmem: { kind: 'size' },
+  maxframes: { kind: 'runtime' },
+  nspec: { kind: 'runtime' },
+  pcapsize: { kind: 'size' },
+  scratchsize: { kind: 'size' },
   specsize: { kind: 'size' },
-  stackframes: { kind: 'int' },
-  stackindent: { kind: 'int' },
+  stackframes: { kind: 'runtime' },
   statusrate: { kind: 'rate' },
   strsize: { kind: 'size' },
+  temporal: { kind: 'runtime' },
+  ustackframes: { kind: 'runtime' },
+  // consumer options, which may change while tracing
+  aggpercpu: { kind: 'runtime' },
+  aggrate: { kind: 'rate' },
+  aggsortkey: { kind: 'runtime' },
+  aggsortkeypos: { kind: 'runtime' },
+  aggsortpos: { kind: 'runtime' },
+  aggsortrev: { kind: 'runtime' },
+  aggzoom: { kind: 'runtime' },
+  flowindent: { kind: 'runtime' },
+  noresolve: { kind: 'runtime' },
+  oformat: { kind: 'string' },
+  quiet: { kind: 'runtime' },
+  rawbytes: { kind: 'runtime' },
+  stackindent: { kind: 'runtime' },
   switchrate: { kind: 'rate' },
-  temporal: { kind: 'bool' },
-  ustackframes: { kind: 'int' },
-  verbose: { kind: 'bool' },
-  version: { kind: 'string' },
-  zdefs: { kind: 'bool' },
 };
+
+/** Options that may be given more than once and accumulate (cpp arguments). */
+export const CUMULATIVE = new Set(['define', 'undef', 'incdir']);
 
 const SIZE_SUFFIX: Record<string, bigint> = { '': 1n, k: 1n << 10n, m: 1n << 20n, g: 1n << 30n, t: 1n << 40n };
 const TIME_SUFFIX: Record<string, bigint> = {
   ns: 1n, nsec: 1n, us: 1000n, usec: 1000n, ms: 1000000n, msec: 1000000n, s: 1000000000n, sec: 1000000000n,
   m: 60000000000n, min: 60000000000n, h: 3600000000000n, hour: 3600000000000n, d: 86400000000000n, day: 86400000000000n,
 };
+const U64_MAX = (1n << 64n) - 1n;
+const BOOL_WORDS: Record<string, boolean> = {
+  yes: true, no: false, enable: true, disable: false, enabled: true, disabled: false,
+  true: true, false: false, on: true, off: false, set: true, unset: false,
+};
 
-/** A size with DTrace's suffixes (k, m, g, t), in bytes. */
-export function parseSize(v: string): bigint | null {
-  const m = /^(\d+)([kmgt]?)$/i.exec(v.trim());
-  return m ? BigInt(m[1]) * SIZE_SUFFIX[m[2].toLowerCase()] : null;
+/** An unsigned integer as strtoull(3) with base 0 reads it: decimal, 0x hex or 0 octal. */
+function parseInteger(text: string): bigint | null {
+  if (/^0x[0-9a-f]+$/i.test(text) || /^[1-9]\d*$/.test(text) || text === '0') return BigInt(text);
+  if (/^0[0-7]+$/.test(text)) return BigInt('0o' + text.slice(1));
+  return null;
 }
 
-/** A rate or interval: a bare number is per second (hz); a time suffix gives an interval. */
+/** A size with DTrace's suffixes (k, m, g, t, either case), in bytes. */
+export function parseSize(v: string): bigint | null {
+  const m = /^(0x[0-9a-f]+|\d+)([kmgt]?)$/i.exec(v);
+  if (!m) return null;
+  const n = parseInteger(m[1]);
+  if (n === null) return null;
+  const bytes = n * SIZE_SUFFIX[m[2].toLowerCase()];
+  return bytes > U64_MAX >> 1n ? null : bytes;
+}
+
+/** A rate or interval in nanoseconds: a bare number or "hz" is per second; a time suffix is an interval. */
 export function parseRateNs(v: string): bigint | null {
-  const m = /^(\d+)([a-z]*)$/i.exec(v.trim());
+  const m = /^(\d+)([a-z]*)$/i.exec(v);
   if (!m) return null;
   const n = BigInt(m[1]);
   const unit = m[2].toLowerCase();
@@ -76,39 +150,60 @@ export function parseRateNs(v: string): bigint | null {
   return mult === undefined ? null : n * mult;
 }
 
-/** Validate one option; returns [name, normalized value]. */
-export function parseOptionValue(name: string, value: string): [string, string] {
+/**
+ * Validate one option as dtrace_setopt() does; value is null when none was given (`-x name`).
+ * Returns [name, normalized value].
+ */
+export function parseOptionValue(name: string, value: string | null): [string, string] {
   const opt = OPTIONS[name];
-  const shown = value === '' ? name : `${name}=${value}`;
-  if (!opt) throw new OptionError(`failed to set -x ${shown}: Invalid option name`);
-  const bad = () => new OptionError(`failed to set -x ${shown}: Invalid value for specified option`);
+  if (!opt) throw new OptionError(name, INVALID_NAME);
+  const bad = () => new OptionError(name, INVALID_VALUE);
   switch (opt.kind) {
-    case 'bool':
-      if (value !== '' && value !== 'set' && value !== 'unset') throw bad();
-      return [name, value === '' ? 'set' : value];
+    case 'flag':
+      if (value !== null && value !== '') throw bad();
+      return [name, 'set'];
+    case 'runtime': {
+      if (value === null) return [name, 'set'];
+      if (value === '') return [name, 'unset'];
+      const word = BOOL_WORDS[value.toLowerCase()];
+      if (word !== undefined) return [name, word ? 'set' : 'unset'];
+      const n = parseInteger(value);
+      if (n === null || n > U64_MAX) throw bad();
+      return [name, n.toString()];
+    }
     case 'size': {
-      const s = parseSize(value);
-      if (s === null || s === 0n) throw bad();
+      const s = value === null ? null : parseSize(value);
+      if (s === null) throw bad();
       return [name, s.toString()];
     }
-    case 'rate':
-    case 'time': {
-      const t = parseRateNs(value);
+    case 'rate': {
+      const t = value === null ? null : parseRateNs(value);
       if (t === null) throw bad();
       return [name, t.toString()];
     }
-    case 'int':
-      if (!/^-?\d+$/.test(value)) throw bad();
+    case 'version':
+      if (value === null || !/^\d+\.\d+(\.\d+)?$/.test(value)) throw bad();
       return [name, value];
     case 'enum':
-      if (!opt.values!.includes(value)) throw bad();
+      if (value === null || !opt.values!.includes(value)) throw bad();
       return [name, value];
     default:
-      if (value === '') throw bad();
+      if (value === null || value === '') throw bad();
       return [name, value];
   }
 }
 
 export function isKnownOption(name: string): boolean {
   return name in OPTIONS;
+}
+
+/** Every option name, sorted (for the manual and tests). */
+export function optionNames(): string[] {
+  return Object.keys(OPTIONS).sort();
+}
+
+/** Is an option on? Present and not "unset" (as in DTrace, any number, even 0, sets it). */
+export function isSet(options: Map<string, string>, name: string): boolean {
+  const v = options.get(name);
+  return v !== undefined && v !== 'unset';
 }

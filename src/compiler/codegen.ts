@@ -20,6 +20,10 @@ import {
 } from './types.js';
 import { type ArgType, validateFormat } from '../consumer/printf.js';
 import { callSubroutine } from './subroutines.js';
+import { TypeScope } from './ctypes.js';
+import * as T from './typed-expr.js';
+import { Variables } from './variables.js';
+import { AggregationCodegen } from './aggregations.js';
 
 export interface Val {
   reg: number;
@@ -31,44 +35,20 @@ interface Global {
   type: DType;
 }
 
-interface AggInfo {
-  id: number;
-  func: string;
-  nkeys: number;
-}
-
-const AGG_FUNCS: Record<string, { kind: number; args: number }> = {
-  count: { kind: D.DTRACEAGG_COUNT, args: 0 },
-  sum: { kind: D.DTRACEAGG_SUM, args: 1 },
-  min: { kind: D.DTRACEAGG_MIN, args: 1 },
-  max: { kind: D.DTRACEAGG_MAX, args: 1 },
-  avg: { kind: D.DTRACEAGG_AVG, args: 1 },
-};
-
-const INT_TYPES: Record<string, DType> = {
-  char: intType(1, true, 'char'), 'signed char': intType(1, true, 'signed char'),
-  'unsigned char': intType(1, false, 'unsigned char'), short: intType(2, true, 'short'),
-  'unsigned short': intType(2, false, 'unsigned short'), int: INT,
-  'unsigned int': intType(4, false, 'unsigned int'), long: intType(8, true, 'long'),
-  'unsigned long': intType(8, false, 'unsigned long'), 'long long': intType(8, true, 'long long'),
-  'unsigned long long': intType(8, false, 'unsigned long long'),
-  int8_t: intType(1, true, 'int8_t'), uint8_t: intType(1, false, 'uint8_t'),
-  int16_t: intType(2, true, 'int16_t'), uint16_t: intType(2, false, 'uint16_t'),
-  int32_t: intType(4, true, 'int32_t'), uint32_t: intType(4, false, 'uint32_t'),
-  int64_t: LONG, uint64_t: ULONG, size_t: intType(8, false, 'size_t'), ssize_t: intType(8, true, 'ssize_t'),
-  uintptr_t: intType(8, false, 'uintptr_t'), intptr_t: intType(8, true, 'intptr_t'),
-  pid_t: intType(4, true, 'pid_t'), uid_t: intType(4, false, 'uid_t'), gid_t: intType(4, false, 'gid_t'),
-  id_t: intType(4, true, 'id_t'), uint_t: intType(4, false, 'uint_t'), uchar_t: intType(1, false, 'uchar_t'),
-  ushort_t: intType(2, false, 'ushort_t'), ulong_t: intType(8, false, 'ulong_t'),
-  processorid_t: intType(4, true, 'processorid_t'), hrtime_t: intType(8, true, 'hrtime_t'),
-};
-
 export interface CodegenOptions {
   strsize: number;
   /** Macro arguments ($1.. and $$1..). */
   macroArgs: string[];
   /** Values of named macro variables ($pid, $target, ...). */
   macros: Map<string, bigint>;
+  /** -x defaultargs: a missing $N is 0 and a missing $$N is "". */
+  defaultArgs?: boolean;
+  /** Filled with the N of every $N/$$N the program references (for D_MACRO_UNUSED). */
+  argRefs?: Set<number>;
+  /** $0: the script's path for -s, else "dtrace". */
+  arg0?: string;
+  /** C types: declarations, kernel types (created when not given). */
+  types?: TypeScope;
 }
 
 /** Compiles clauses of one or more D programs into ECB descriptions. */
@@ -76,10 +56,19 @@ export class CodeGenerator {
   readonly ecbs: EcbDescription[] = [];
   private globals = new Map<string, Global>();
   private nextGlobal = D.DIF_VAR_OTHER_UBASE;
-  private aggs = new Map<string, AggInfo>();
+  readonly aggregations: AggregationCodegen;
+  /** Thread-locals, clause-locals, associative arrays and variable declarations. */
+  readonly vars = new Variables(this);
   private clauses = 0;
 
-  constructor(private opts: CodegenOptions) {}
+  /** Types, typedefs, enumerators and inlines of the program (ctypes.ts). */
+  readonly types: TypeScope;
+
+  constructor(private opts: CodegenOptions) {
+    this.types = opts.types ?? new TypeScope();
+    lastTypes = this.types;
+    this.aggregations = new AggregationCodegen(this, opts);
+  }
 
   /** Compile one clause for each of its (already resolved) probe descriptions. */
   clause(c: A.Clause, probes: ProbeDescription[]): void {
@@ -106,7 +95,7 @@ export class CodeGenerator {
       if (this.action(e, e.callee.name, actions)) return;
     }
     if (e.kind === 'Assignment' && e.target.kind === 'Aggregation') {
-      this.aggregation(e.target, e, actions);
+      this.aggregations.assign(e.target, e, actions);
       return;
     }
     // An expression evaluated for its side effects.
@@ -164,54 +153,24 @@ export class CodeGenerator {
         return true;
       }
       default:
-        return false;
+        return this.aggregations.action(call, name, actions);
     }
   }
 
-  private aggregation(target: A.Aggregation, asg: A.Assignment, actions: ActionDescription[]): void {
-    const name = target.name;
-    const shown = name === '_' ? '@' : `@${name}`;
-    if (asg.op !== '=') throw err('D_AGG_FUNC', `${shown} must be assigned the result of an aggregating function`, asg);
-    const call = asg.value;
-    if (call.kind !== 'Call' || call.callee.kind !== 'Identifier' || !(call.callee.name in AGG_FUNCS)) {
-      if (call.kind === 'Call' && call.callee.kind === 'Identifier' && ['stddev', 'quantize', 'lquantize', 'llquantize'].includes(call.callee.name))
-        throw err('D_AGG_FUNC', `aggregating function ${call.callee.name}( ) is not supported yet`, asg);
-      throw err('D_AGG_FUNC', `${shown} must be assigned the result of an aggregating function`, asg);
-    }
-    const func = call.callee.name;
-    const spec = AGG_FUNCS[func];
-    if (call.args.length !== spec.args)
-      throw err('D_PROTO_LEN', `${func}( ) prototype mismatch: ${call.args.length} arg${call.args.length === 1 ? '' : 's'} passed, ${spec.args} expected`, call);
-    const keys = target.keys ?? [];
-    let info = this.aggs.get(name);
-    if (!info) {
-      info = { id: this.aggs.size + 1, func, nkeys: keys.length };
-      this.aggs.set(name, info);
-    } else if (info.func !== func) {
-      throw err('D_AGG_REDEF', `aggregation redefined: ${shown}\n\t current: ${func}( )\n\tprevious: ${info.func}( )`, asg);
-    } else if (info.nkeys !== keys.length) {
-      throw err('D_AGG_REDEF', `${shown} key signature mismatch: ${keys.length} keys used, ${info.nkeys} declared`, asg);
-    }
-    for (const k of keys) {
-      const g = new DifoGen(this, this.opts);
-      const v = g.expr(k);
-      if (v.type.kind === 'void') throw err('D_AGG_SCALAR', `${shown} key must be of scalar type`, k);
-      actions.push(action(D.DTRACEACT_DIFEXPR, g.finish(v, v.type)));
-    }
-    let difo: Difo | null = null;
-    if (spec.args === 1) {
-      const g = new DifoGen(this, this.opts);
-      const v = g.expr(call.args[0]);
-      if (!isInteger(v.type)) throw err('D_PROTO_ARG', `${func}( ) argument #1 is incompatible with prototype:\n\tprototype: uint64_t\n\t argument: ${typeName(v.type)}`, call);
-      difo = g.finish(v, LONG);
-    }
-    actions.push({ kind: spec.kind, difo, ntuple: keys.length, arg: 0n, uarg: BigInt(info.id), aggName: name });
+  /** A fresh DIF object generator, for checks that compile an expression on the side. */
+  difoGen(): DifoGen {
+    return new DifoGen(this, this.opts);
   }
 
   // ---- variables (shared by every DIF object of the program)
 
   global(name: string): Global | undefined {
     return this.globals.get(name);
+  }
+
+  /** The next id of the global namespace (scalars and associative arrays share it). */
+  allocGlobalId(): number {
+    return this.nextGlobal++;
   }
 
   declareGlobal(name: string, type: DType): Global {
@@ -232,6 +191,11 @@ function printfArgType(t: DType): ArgType {
     case 'string': return { name: 'string', kind: 'string' };
     case 'pointer': return { name: t.name, kind: 'pointer', size: 8 };
     case 'void': return { name: 'void', kind: 'void' };
+    case 'enum': return { name: typeName(t), kind: 'integer', size: 4, signed: true };
+    case 'float': return { name: t.name, kind: 'float', size: t.size };
+    case 'array': return { name: typeName(t), kind: 'array', element: printfArgType(t.of) };
+    case 'struct': return { name: typeName(t), kind: 'struct' };
+    case 'function': return { name: t.name, kind: 'other' };
   }
 }
 
@@ -336,12 +300,16 @@ export class DifoGen {
         return { reg: t.reg, type: x.type.kind === 'string' ? STRING : arithmetic(x.type, y.type) };
       }
       case 'Assignment':
+        if (this.cg.vars.handles(e.target)) return this.cg.vars.assign(this, { ...e, target: e.target });
         return this.assignment(e);
       case 'Update': {
         const target = e.operand;
+        if (this.cg.vars.handles(target)) return this.cg.vars.update(this, { ...e, operand: target });
         if (target.kind !== 'Identifier') throw err('D_OP_LVAL', `operator ${e.op} requires modifiable lvalue as an operand`, e);
-        const g = this.cg.global(target.name);
-        if (!g) throw err('D_IDENT_UNDEF', `failed to resolve ${target.name}: Unknown variable name`, target);
+        this.cg.vars.checkScalarName(target.name, target);
+        if (BUILTINS.has(target.name)) throw err('D_OP_WRITE', `operator ${e.op} can only be applied to a writable variable`, e);
+        // As in DTrace, ++ and -- create a global never seen before as an int64_t.
+        const g = this.cg.global(target.name) ?? this.cg.declareGlobal(target.name, LONG);
         const cur = this.loadGlobal(target.name, g);
         const one = this.alloc(e);
         b.setx(1n, one);
@@ -356,31 +324,31 @@ export class DifoGen {
         this.release(nv);
         return cur;
       }
-      case 'Cast': {
-        const to = resolveType(e.type.type, e);
-        const v = this.expr(e.operand);
-        if (to.kind === 'int') this.truncate(v.reg, to, e);
-        return { reg: v.reg, type: to };
-      }
+      case 'Cast':
+        return T.cast(this, e);
+      case 'Member':
+        return T.member(this, e);
+      case 'SizeofExpression':
+        return T.sizeofExpression(this, e);
+      case 'Offsetof':
+        return T.offsetof(this, e);
       case 'Comma': {
         const l = this.expr(e.left);
         this.release(l.reg);
         return this.expr(e.right);
       }
-      case 'Stringof': {
-        const v = this.expr(e.operand);
-        if (v.type.kind !== 'string') throw err('D_STRINGOF_TYPE', 'stringof( ) operand is not a string', e);
-        return v;
-      }
+      case 'Stringof':
+        return T.stringof(this, e);
       case 'Call':
         return callSubroutine(this, e);
-      case 'SizeofType': {
-        const t = resolveType(e.type.type, e);
-        const r = this.alloc(e);
-        b.setx(BigInt(t.kind === 'int' ? t.size : t.kind === 'string' ? this.opts.strsize : 8), r);
-        return { reg: r, type: intType(8, false, 'size_t') };
-      }
+      case 'SizeofType':
+        return T.sizeofType(this, e);
+      case 'ThreadLocal':
+      case 'ClauseLocal':
+        return this.cg.vars.load(this, e);
       default:
+        if (e.kind === 'Index' && T.isPointerIndex(this, e)) return T.indexPointer(this, e);
+        if (this.cg.vars.handles(e)) return this.cg.vars.load(this, e);
         throw err('D_UNSUPPORTED', `${describeNode(e)} is not supported yet`, e);
     }
   }
@@ -399,7 +367,8 @@ export class DifoGen {
     const r = this.alloc(e);
     if (/^\d+$/.test(e.name)) {
       const n = Number(e.name);
-      const text = n === 0 ? 'dtrace' : this.opts.macroArgs[n - 1];
+      this.opts.argRefs?.add(n);
+      const text = n === 0 ? this.opts.arg0 ?? 'dtrace' : this.opts.macroArgs[n - 1] ?? (this.opts.defaultArgs ? (e.asString ? '' : '0') : undefined);
       if (text === undefined) throw err('D_MACRO_UNDEF', `macro argument $${e.asString ? '$' : ''}${e.name} is not defined`, e);
       if (e.asString) {
         this.b.sets(text, r);
@@ -435,8 +404,13 @@ export class DifoGen {
       b.emit(encodeLdv(D.DIF_OP_LDGS, bi.id, r));
       return { reg: r, type: bi.type };
     }
+    this.cg.vars.checkScalarName(e.name, e);
     const g = this.cg.global(e.name);
-    if (!g) throw err('D_IDENT_UNDEF', `failed to resolve ${e.name}: Unknown variable name`, e);
+    if (!g) {
+      const c = T.namedConstant(this, e);
+      if (c) return c;
+      throw err('D_IDENT_UNDEF', `failed to resolve ${e.name}: Unknown variable name`, e);
+    }
     return this.loadGlobal(e.name, g);
   }
 
@@ -460,6 +434,7 @@ export class DifoGen {
     if (BUILTINS.has(t.name) || t.name === 'cpu')
       throw err('D_OP_WRITE', `operator ${e.op} can only be applied to a writable variable`, e);
     let v: Val;
+    this.cg.vars.checkScalarName(t.name, t);
     let g = this.cg.global(t.name);
     if (e.op === '=') {
       v = this.expr(e.value);
@@ -509,10 +484,8 @@ export class DifoGen {
       }
       case '==': case '!=': case '<': case '<=': case '>': case '>=': {
         const l = this.expr(e.left);
-        const r = this.expr(e.right);
-        const strings = l.type.kind === 'string' && r.type.kind === 'string';
-        if (!strings && (l.type.kind === 'string' || r.type.kind === 'string'))
-          throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(l.type)}" ${e.op} "${typeName(r.type)}"`, e);
+        const r = T.enumTagOperand(this, l, e) ?? this.expr(e.right);
+        const strings = T.comparison(this, e, l, r) === 'string';
         b.emit(encodeCmp(strings ? D.DIF_OP_SCMP : D.DIF_OP_CMP, l.reg, r.reg));
         this.release(r.reg);
         const unsigned = !strings && isUnsigned(arithmetic(l.type, r.type));
@@ -521,6 +494,8 @@ export class DifoGen {
       default: {
         const l = this.expr(e.left);
         const r = this.expr(e.right);
+        const typed = T.typedArith(this, e.op, l, r, e);
+        if (typed) return typed;
         return this.arith(e.op, l, r, e);
       }
     }
@@ -565,6 +540,8 @@ export class DifoGen {
 
   private unary(e: A.Unary): Val {
     const b = this.b;
+    if (e.op === '*') return T.dereference(this, e);
+    if (e.op === '&') return T.addressOf(this, e);
     const v = this.expr(e.operand);
     switch (e.op) {
       case '+':
@@ -603,22 +580,17 @@ function literalType(e: A.IntegerLiteral): DType {
   return ULONG;
 }
 
-function resolveType(t: A.TypeExpression, at: A.Expression): DType {
-  if (t.kind === 'PointerType') return { kind: 'pointer', name: 'void *' };
-  if (t.kind !== 'NamedType') throw err('D_UNSUPPORTED', 'this type is not supported yet', at);
-  const s = t.specifier;
-  if (s.kind === 'BuiltinType') {
-    if (s.name === 'string') return STRING;
-    if (s.name === 'void') return VOID;
-    const it = INT_TYPES[s.name];
-    if (it) return it;
-  } else if (s.kind === 'TypedefName') {
-    const it = INT_TYPES[s.name];
-    if (it) return it;
-    throw err('D_TYPE_ERR', `failed to resolve type ${s.name}: Unknown type name`, at);
-  }
-  throw err('D_UNSUPPORTED', 'this type is not supported yet', at);
+/**
+ * The D type of a type as written. Pass the program's TypeScope (`cg.types`) so that its typedefs,
+ * structs and enums are seen; without one, the scope of the most recently created code generator
+ * is used (kept for callers written before ctypes.ts).
+ */
+export function resolveType(t: A.TypeExpression, at: A.Expression, types?: TypeScope): DType {
+  void at;
+  return (types ?? lastTypes ?? (lastTypes = new TypeScope())).resolve(t);
 }
+
+let lastTypes: TypeScope | undefined;
 
 function describeNode(e: A.Expression): string {
   switch (e.kind) {

@@ -7,6 +7,8 @@
 import { parse } from './parser.js';
 import type * as A from './ast.js';
 import { CodeGenerator } from './codegen.js';
+import { checkInline } from './typed-expr.js';
+import { isVariableDeclaration } from './variables.js';
 import { DtraceError } from './errors.js';
 import type { ProbeDescription, Program } from '../dof/program.js';
 import type { ProbeRegistry } from '../providers/registry.js';
@@ -26,6 +28,10 @@ export interface CompileOptions {
   macroArgs: string[];
   macros?: Map<string, bigint>;
   zdefs: boolean;
+  /** -x defaultargs: missing macro arguments are 0 / "". */
+  defaultArgs?: boolean;
+  /** -x argref: allow macro arguments the program does not reference. */
+  argRef?: boolean;
 }
 
 /** A compile error with the source it came from, for dtrace's message. */
@@ -46,26 +52,43 @@ const FIELD: Record<Exclude<SourceKind, 's' | 'i'>, number> = { P: 0, m: 1, f: 2
 export function compile(sources: Source[], opts: CompileOptions): Compiled {
   const strsize = Number(opts.options.get('strsize') ?? 256);
   const macros = opts.macros ?? defaultMacros();
-  const cg = new CodeGenerator({ strsize, macroArgs: opts.macroArgs, macros });
+  const argRefs = new Set<number>();
+  const cgOpts = { strsize, macroArgs: opts.macroArgs, macros, defaultArgs: opts.defaultArgs, argRefs, arg0: 'dtrace' };
+  const cg = new CodeGenerator(cgOpts);
   const options = new Map<string, string>();
   const ecbsOf: number[][] = [];
   for (const source of sources) {
     const first = cg.ecbs.length;
+    argRefs.clear();
+    cgOpts.arg0 = source.kind === 's' ? source.name : 'dtrace';
     try {
-      const ast = parse(source.text, { file: source.kind === 's' ? source.name : undefined, probeSpec: source.kind !== 's' });
+      const ast = parse(source.text, {
+        file: source.kind === 's' ? source.name : undefined, probeSpec: source.kind !== 's',
+        isTypeName: (n) => cg.types.isTypeName(n),
+      });
       for (const item of ast.items) {
-        if (item.kind === 'Pragma') pragma(item, options);
-        else if (item.kind === 'Clause') {
-          const probes = item.probes.map((p) => resolveDescription(p, source.kind, macros, opts.macroArgs));
+        if (item.kind === 'Pragma') {
+          pragma(item, options);
+          cgOpts.defaultArgs = opts.defaultArgs || options.has('defaultargs');
+        } else if (item.kind === 'Clause') {
+          const probes = item.probes.map((p) => p.id ? describeId(p, opts.registry)
+            : resolveDescription(p, source.kind, macros, opts.macroArgs, cgOpts));
           for (const [i, p] of probes.entries()) {
             if (!opts.zdefs && opts.registry.match(p).length === 0)
               throw new DtraceError('D_PDESC_ZERO', `probe description ${describe(p)} does not match any probes`, { line: item.probes[i].line });
           }
           cg.clause(item, probes);
-        } else if (item.kind === 'Declaration' || item.kind === 'InlineDefinition' || item.kind === 'TranslatorDefinition' || item.kind === 'ProviderDefinition') {
-          throw new DtraceError('D_UNSUPPORTED', `${item.kind === 'Declaration' ? 'declarations' : item.kind === 'InlineDefinition' ? 'inline definitions' : item.kind === 'TranslatorDefinition' ? 'translators' : 'provider definitions'} are not supported yet`, { line: item.line });
+        } else if (item.kind === 'Declaration' && cg.types.declare(item)) {
+          // A typedef or a struct/union/enum definition: recorded in cg.types.
+        } else if (item.kind === 'InlineDefinition') {
+          defineInline(cg, item);
+        } else if (item.kind === 'Declaration' && isVariableDeclaration(item)) {
+          cg.vars.declare(item);
+        } else if (item.kind === 'Declaration' || item.kind === 'TranslatorDefinition' || item.kind === 'ProviderDefinition') {
+          throw new DtraceError('D_UNSUPPORTED', `${item.kind === 'Declaration' ? 'declarations' : item.kind === 'TranslatorDefinition' ? 'translators' : 'provider definitions'} are not supported yet`, { line: item.line });
         }
       }
+      checkArgsReferenced(source, opts.macroArgs, argRefs, opts.argRef || options.has('argref'));
     } catch (e) {
       if (e instanceof DtraceError) throw new SourceError(e, source);
       throw e;
@@ -85,6 +108,12 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
   };
 }
 
+/** `inline T name = expr;`: recorded, then its value type-checked against T. */
+function defineInline(cg: CodeGenerator, item: A.InlineDefinition): void {
+  cg.types.defineInline(item, (n) => cg.global(n) !== undefined);
+  checkInline(cg.difoGen(), item.name);
+}
+
 /** The text dtrace shows for a -n argument: up to its predicate or action. */
 function descriptionText(text: string): string {
   const m = /[/{]/.exec(text);
@@ -99,7 +128,7 @@ function pragma(p: A.Pragma, options: Map<string, string>): void {
   if (p.directive !== 'option') return;
   for (const o of p.options) {
     try {
-      const [name, value] = parseOptionValue(o.name, o.value ?? '');
+      const [name, value] = parseOptionValue(o.name, o.value ?? null);
       options.set(name, value);
     } catch (e) {
       if (e instanceof OptionError)
@@ -110,7 +139,8 @@ function pragma(p: A.Pragma, options: Map<string, string>): void {
 }
 
 /** Turn a parsed description into the program model, honouring -P/-m/-f's element. */
-function resolveDescription(p: A.ProbeDescription, kind: SourceKind, macros: Map<string, bigint>, args: string[]): ProbeDescription {
+function resolveDescription(p: A.ProbeDescription, kind: SourceKind, macros: Map<string, bigint>, args: string[],
+  refs: { defaultArgs?: boolean; argRefs: Set<number>; arg0: string }): ProbeDescription {
   let fields = [p.provider, p.module, p.function, p.name];
   let instance = p.instance;
   if (kind !== 's' && kind !== 'n' && kind !== 'i') {
@@ -123,7 +153,8 @@ function resolveDescription(p: A.ProbeDescription, kind: SourceKind, macros: Map
   }
   const expand = (s: string) => s.replace(/\$\$?(\w+)/g, (m, name: string) => {
     if (/^\d+$/.test(name)) {
-      const v = args[Number(name) - 1];
+      refs.argRefs.add(Number(name));
+      const v = Number(name) === 0 ? refs.arg0 : args[Number(name) - 1] ?? (refs.defaultArgs ? (m.startsWith('$$') ? '' : '0') : undefined);
       if (v === undefined) throw new DtraceError('D_MACRO_UNDEF', `macro argument ${m} is not defined`, { line: p.line });
       return v;
     }
@@ -135,6 +166,23 @@ function resolveDescription(p: A.ProbeDescription, kind: SourceKind, macros: Map
     instance: instance || 'host', provider: expand(fields[0]), module: expand(fields[1]),
     function: expand(fields[2]), name: expand(fields[3]), id: p.id ?? 0,
   };
+}
+
+/** A probe id (-i 42, or a description that is only a number) names exactly one probe. */
+function describeId(p: A.ProbeDescription, registry: ProbeRegistry): ProbeDescription {
+  const probe = registry.byId(p.id!);
+  if (!probe) throw new DtraceError('D_PDESC_INVAL', `invalid probe identifier ${p.id}`, { line: p.line });
+  return { instance: 'host', provider: probe.provider, module: probe.module, function: probe.func, name: probe.name, id: probe.id };
+}
+
+/**
+ * DTrace refuses a program that does not use its last macro argument (a likely mistake in how
+ * it was invoked), unless -x argref. The error is reported at the end of the source.
+ */
+function checkArgsReferenced(source: Source, args: string[], refs: Set<number>, argRef: boolean): void {
+  if (argRef || args.length === 0 || refs.has(args.length)) return;
+  throw new DtraceError('D_MACRO_UNUSED', `extraneous argument '${args[args.length - 1]}' ($${args.length} is not referenced)`,
+    { line: source.text.split('\n').length });
 }
 
 function splitDescription(text: string): string[] {

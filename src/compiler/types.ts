@@ -1,5 +1,7 @@
-// D types as the code generator needs them. (The front-end issue grows this into the full
-// C type system with kernel types from BTF.)
+// D types: the C type system (integers, floats, pointers, arrays, structs, unions, enums) plus D's
+// string, as the code generator needs them. Kernel types come from BTF through ctypes.ts; script
+// declarations build the same shapes. Struct members are resolved lazily (kernel structs are large
+// and point at each other), so a struct type carries a shared StructDef.
 
 import * as D from '../dif/constants.js';
 import type { DifType } from '../dof/program.js';
@@ -7,8 +9,48 @@ import type { DifType } from '../dof/program.js';
 export type DType =
   | { kind: 'int'; size: 1 | 2 | 4 | 8; signed: boolean; name: string }
   | { kind: 'string' }
-  | { kind: 'pointer'; name: string }
-  | { kind: 'void' };
+  /** `to` is the pointee; when absent, ctypes resolves it from `name` (e.g. built-in curthread). */
+  | { kind: 'pointer'; name: string; to?: DType; userland?: boolean }
+  | { kind: 'void' }
+  | { kind: 'float'; size: 4 | 8 | 16; name: string }
+  /** A C array; `count` 0 for `T x[]` and flexible array members. */
+  | { kind: 'array'; of: DType; count: number; name?: string }
+  /** struct or union (def.union); `name` is set when reached through a typedef. */
+  | { kind: 'struct'; def: StructDef; name?: string }
+  | { kind: 'enum'; def: EnumDef; name?: string }
+  /** A function (only meaningful behind a pointer). */
+  | { kind: 'function'; name: string };
+
+/** One member of a struct or union; offsets from the start of the struct. */
+export interface MemberInfo {
+  name: string;
+  type: DType;
+  /** Offset in bits. */
+  bitOffset: number;
+  /** Width in bits for a bit-field, 0 otherwise. */
+  bits: number;
+}
+
+/** A struct or union definition, shared by every type that names it. */
+export interface StructDef {
+  tag: string | null;
+  union: boolean;
+  /** False for a forward declaration not (yet) defined. */
+  complete: boolean;
+  size: number;
+  align: number;
+  /** Direct members in order (anonymous struct/union members have name ''). */
+  members(): MemberInfo[];
+  /** Where it was defined: 'D' (the program) or a BTF object name ('vmlinux'). */
+  origin: string;
+}
+
+export interface EnumDef {
+  tag: string | null;
+  complete: boolean;
+  values: Map<string, bigint>;
+  origin: string;
+}
 
 export const INT: DType = { kind: 'int', size: 4, signed: true, name: 'int' };
 export const UINT: DType = { kind: 'int', size: 4, signed: false, name: 'uint_t' };
@@ -27,15 +69,47 @@ export function typeName(t: DType): string {
     case 'string': return 'string';
     case 'pointer': return t.name;
     case 'void': return 'void';
+    case 'float': return t.name;
+    case 'array': return t.name ?? arrayName(t.of, `[${t.count}]`);
+    case 'struct': return t.name ?? `${t.def.union ? 'union' : 'struct'} ${t.def.tag ?? '(anon)'}`;
+    case 'enum': return t.name ?? `enum ${t.def.tag ?? '(anon)'}`;
+    case 'function': return t.name;
   }
 }
 
+/** C spelling of an array type: `char [16]`, `int [2][3]`. */
+function arrayName(of: DType, dims: string): string {
+  if (of.kind === 'array' && of.name === undefined) return arrayName(of.of, `${dims}[${of.count}]`);
+  return `${typeName(of)} ${dims}`;
+}
+
+/** C spelling of a pointer to `t`: `char *`, `struct task_struct *`, `int **`. */
+export function pointerName(t: DType): string {
+  const n = typeName(t);
+  return n.endsWith('*') ? `${n}*` : `${n} *`;
+}
+
+export function pointerTo(t: DType, userland = false): DType {
+  return userland ? { kind: 'pointer', name: pointerName(t), to: t, userland } : { kind: 'pointer', name: pointerName(t), to: t };
+}
+
+/** Integers, enums and pointers: the values arithmetic and comparisons accept. */
 export function isInteger(t: DType): boolean {
-  return t.kind === 'int' || t.kind === 'pointer';
+  return t.kind === 'int' || t.kind === 'pointer' || t.kind === 'enum';
 }
 
 export function isUnsigned(t: DType): boolean {
   return t.kind === 'pointer' || (t.kind === 'int' && !t.signed);
+}
+
+/** Types whose values are addresses of the object, not the object (DTrace's by-ref types). */
+export function isByRef(t: DType): boolean {
+  return t.kind === 'struct' || t.kind === 'array';
+}
+
+/** Scalar in D's sense: integer, enum or pointer (and char arrays are not). */
+export function isScalar(t: DType): boolean {
+  return t.kind === 'int' || t.kind === 'enum' || t.kind === 'pointer';
 }
 
 /** C's usual arithmetic conversions, after promotion to at least int. */
@@ -51,6 +125,7 @@ export function arithmetic(a: DType, b: DType): DType {
 
 export function promote(t: DType): DType {
   if (t.kind === 'int' && t.size < 4) return INT;
+  if (t.kind === 'enum') return INT;
   return t;
 }
 
@@ -65,7 +140,25 @@ export function difType(t: DType, strsize: number): DifType {
       return { kind: D.DIF_TYPE_CTF, ckind: D.CTF_K_POINTER, flags: 0, size: 8 };
     case 'void':
       return { kind: D.DIF_TYPE_CTF, ckind: 0, flags: 0, size: 0 };
+    case 'enum':
+      return { kind: D.DIF_TYPE_CTF, ckind: D.CTF_K_ENUM, flags: 0, size: 4 };
+    case 'float':
+      return { kind: D.DIF_TYPE_CTF, ckind: D.CTF_K_FLOAT, flags: 0, size: t.size };
+    case 'function':
+      return { kind: D.DIF_TYPE_CTF, ckind: D.CTF_K_FUNCTION, flags: 0, size: 0 };
+    case 'array':
+      return { kind: D.DIF_TYPE_CTF, ckind: D.CTF_K_ARRAY, flags: D.DIF_TF_BYREF, size: byRefSize(t) };
+    case 'struct':
+      return { kind: D.DIF_TYPE_CTF, ckind: t.def.union ? D.CTF_K_UNION : D.CTF_K_STRUCT, flags: D.DIF_TF_BYREF, size: t.def.size };
   }
+}
+
+function byRefSize(t: DType): number {
+  if (t.kind === 'array') return t.count * byRefSize(t.of);
+  if (t.kind === 'struct') return t.def.size;
+  if (t.kind === 'int' || t.kind === 'float') return t.size;
+  if (t.kind === 'enum') return 4;
+  return 8;
 }
 
 /** Built-in variables: D name -> DIF variable id and D type. */
@@ -94,5 +187,6 @@ export const BUILTINS: ReadonlyMap<string, { id: number; type: DType }> = new Ma
   ['probename', { id: D.DIF_VAR_PROBENAME, type: STRING }],
   ['epid', { id: D.DIF_VAR_EPID, type: intType(4, false, 'uint_t') }],
   ['id', { id: D.DIF_VAR_ID, type: intType(4, false, 'uint_t') }],
+  ['errno', { id: D.DIF_VAR_ERRNO, type: INT }],
   ['curthread', { id: D.DIF_VAR_CURTHREAD, type: { kind: 'pointer', name: 'struct task_struct *' } }],
 ]);

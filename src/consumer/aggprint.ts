@@ -38,6 +38,8 @@ export interface AggDesc {
   action: AggAction;
   lquantize?: LquantizeParams;
   llquantize?: LlquantizeParams;
+  /** normalize(): printed values are divided by this (1 when absent). */
+  normal?: bigint;
 }
 
 export interface AvgData {
@@ -202,8 +204,8 @@ function barDepth(val: bigint, len: number, total: bigint): number {
 }
 
 /** One bar and count of a distribution (dt_print_quantline). */
-function quantLine(val: bigint, total: bigint, positives: boolean, negatives: boolean): string {
-  const count = pad(BigInt.asIntN(64, val).toString(), -9);
+function quantLine(val: bigint, total: bigint, positives: boolean, negatives: boolean, normal = 1n): string {
+  const count = pad(normalized(val, normal).toString(), -9);
   if (!negatives) {
     const depth = positives ? barDepth(val, 40, total) : 0;
     return `|${ATS.slice(0, depth)}${SPACES.slice(depth)} ${count}\n`;
@@ -246,7 +248,7 @@ function totals(data: bigint[], first: number, last: number): { total: bigint; p
 }
 
 /** A quantize() table (dt_print_quantize), starting with its blank line and header. */
-export function formatQuantize(buckets: bigint[]): string {
+export function formatQuantize(buckets: bigint[], normal = 1n): string {
   if (buckets.length !== QUANTIZE_NBUCKETS) throw new Error(`quantize data has ${buckets.length} buckets, not 127`);
   // quantize()'s scan never reaches the last bucket when looking for data.
   let first = 0;
@@ -263,13 +265,13 @@ export function formatQuantize(buckets: bigint[]): string {
   const t = totals(buckets, first, last);
   let out = DIST_HEADER;
   for (let i = first; i <= last; i++) {
-    out += pad(quantizeBucketValue(i).toString(), 16) + ' ' + quantLine(buckets[i], t.total, t.positives, t.negatives);
+    out += pad(quantizeBucketValue(i).toString(), 16) + ' ' + quantLine(buckets[i], t.total, t.positives, t.negatives, normal);
   }
   return out;
 }
 
 /** An lquantize() table (dt_print_lquantize). */
-export function formatLquantize(p: LquantizeParams, buckets: bigint[]): string {
+export function formatLquantize(p: LquantizeParams, buckets: bigint[], normal = 1n): string {
   if (buckets.length !== p.levels + 2) throw new Error(`lquantize data has ${buckets.length} buckets, not ${p.levels + 2}`);
   const [first, last] = trimRange(buckets, 0, 2);
   const t = totals(buckets, first, last);
@@ -279,7 +281,7 @@ export function formatLquantize(p: LquantizeParams, buckets: bigint[]): string {
     if (i === 0) label = `< ${p.base}`;
     else if (i === p.levels + 1) label = `>= ${int32(p.base + p.levels * p.step)}`;
     else label = String(int32(p.base + (i - 1) * p.step));
-    out += pad(label, 16) + ' ' + quantLine(buckets[i], t.total, t.positives, t.negatives);
+    out += pad(label, 16) + ' ' + quantLine(buckets[i], t.total, t.positives, t.negatives, normal);
   }
   return out;
 }
@@ -289,7 +291,7 @@ function int32(n: number): number {
 }
 
 /** An llquantize() table (dt_print_llquantize). */
-export function formatLlquantize(p: LlquantizeParams, buckets: bigint[]): string {
+export function formatLlquantize(p: LlquantizeParams, buckets: bigint[], normal = 1n): string {
   const bounds = llquantizeBounds(p);
   if (buckets.length !== bounds.length + 1) {
     throw new Error(`llquantize data has ${buckets.length} buckets, not ${bounds.length + 1}`);
@@ -297,7 +299,7 @@ export function formatLlquantize(p: LlquantizeParams, buckets: bigint[]): string
   const [first, last] = trimRange(buckets, 0, 1);
   const t = totals(buckets, first, last);
   let out = DIST_HEADER;
-  const line = (i: number) => quantLine(buckets[i], t.total, t.positives, t.negatives);
+  const line = (i: number) => quantLine(buckets[i], t.total, t.positives, t.negatives, normal);
   if (first === 0) out += pad(`< ${bounds[0]}`, 16) + ' ' + line(0);
   const overflow = bounds.length; // bucket index of ">= top"
   for (let bin = 1; bin < overflow; bin++) {
@@ -345,28 +347,45 @@ function asScalar(data: AggData, action: AggAction): bigint {
   return data;
 }
 
+/**
+ * A value divided by normalize()'s factor as libdtrace prints it: `(long long)v / normal` with an
+ * unsigned 64-bit normal, so the division is unsigned.
+ */
+function normalized(v: bigint, normal: bigint): bigint {
+  if (normal === 1n || normal === 0n) return BigInt.asIntN(64, v);
+  return BigInt.asIntN(64, BigInt.asUintN(64, v) / normal);
+}
+
+/** avg/stddev data as normalize() presents them: sums divided by normal (squares by normal^2). */
+function normalizedPair(d: AvgData | StddevData, normal: bigint): StddevData {
+  const sq = 'totalSquares' in d ? d.totalSquares : 0n;
+  if (normal === 1n || normal === 0n) return { count: d.count, total: d.total, totalSquares: sq };
+  return { count: d.count, total: BigInt.asIntN(64, d.total) / normal, totalSquares: BigInt.asUintN(128, sq) / normal / normal };
+}
+
 /** The aggregation value as printed by default, after the keys. */
 export function formatAggValue(desc: AggDesc, data: AggData): string {
+  const normal = desc.normal ?? 1n;
   switch (desc.action) {
     case 'count':
     case 'sum':
     case 'min':
     case 'max':
-      return ' ' + pad(BigInt.asIntN(64, asScalar(data, desc.action)).toString(), 16);
+      return ' ' + pad(normalized(asScalar(data, desc.action), normal).toString(), 16);
     case 'avg':
-      return ' ' + pad(avgValue(asPair(data, 'avg')).toString(), 16);
+      return ' ' + pad(avgValue(normalizedPair(asPair(data, 'avg'), normal)).toString(), 16);
     case 'stddev': {
-      const d = asPair(data, 'stddev') as StddevData;
+      const d = normalizedPair(asPair(data, 'stddev'), normal);
       return ' ' + pad(stddevValue(d).toString(), 16);
     }
     case 'quantize':
-      return formatQuantize(asBuckets(data, 'quantize'));
+      return formatQuantize(asBuckets(data, 'quantize'), normal);
     case 'lquantize':
       if (!desc.lquantize) throw new Error('lquantize() without parameters');
-      return formatLquantize(desc.lquantize, asBuckets(data, 'lquantize'));
+      return formatLquantize(desc.lquantize, asBuckets(data, 'lquantize'), normal);
     case 'llquantize':
       if (!desc.llquantize) throw new Error('llquantize() without parameters');
-      return formatLlquantize(desc.llquantize, asBuckets(data, 'llquantize'));
+      return formatLlquantize(desc.llquantize, asBuckets(data, 'llquantize'), normal);
   }
 }
 
@@ -437,20 +456,21 @@ export function formatPrinta(
  * as DTrace prints it, not as the default layout does.
  */
 export function aggFormatValue(desc: AggDesc, data: AggData): AggFormatValue {
+  const normal = desc.normal ?? 1n;
   switch (desc.action) {
     case 'count':
-      return { kind: 'int', value: BigInt.asUintN(64, asScalar(data, 'count')), signed: false };
+      return { kind: 'int', value: BigInt.asUintN(64, asScalar(data, 'count')) / (normal || 1n), signed: false };
     case 'sum':
     case 'min':
     case 'max':
-      return { kind: 'int', value: BigInt.asIntN(64, asScalar(data, desc.action)), signed: true };
+      return { kind: 'int', value: normalized(asScalar(data, desc.action), normal), signed: true };
     case 'avg': {
-      const d = asPair(data, 'avg');
+      const d = normalizedPair(asPair(data, 'avg'), normal);
       const q = d.count === 0n ? 0n : BigInt.asUintN(64, d.total) / BigInt.asUintN(64, d.count);
       return { kind: 'int', value: BigInt.asIntN(64, q), signed: true };
     }
     case 'stddev':
-      return { kind: 'int', value: BigInt.asIntN(64, stddevValue(asPair(data, 'stddev') as StddevData)), signed: true };
+      return { kind: 'int', value: BigInt.asIntN(64, stddevValue(normalizedPair(asPair(data, 'stddev'), normal))), signed: true };
     default:
       return { kind: 'text', text: formatAggValue(desc, data) };
   }

@@ -1,41 +1,273 @@
-// Aggregation snapshots: decode each entry's key, merge its per-CPU data, and print every
-// aggregation as dtrace does at exit.
+// Aggregations in the consumer: decode each entry's key, merge its per-CPU data, print every
+// aggregation at exit, and carry out the aggregation actions whose records the consumer reads
+// (printa, and the library actions clear, trunc, normalize, denormalize), as libdtrace does
+// when it consumes those records. Aggregation drops the device counted are reported here too.
 
 import * as D from '../dif/constants.js';
-import type { AggregationDescription, AggregationEntry } from '../device/device.js';
-import { type AggAction, type AggData, type AggEntry, type AggPrintOptions, formatAllAggregations } from './aggprint.js';
+import type { AggregationDescription, AggregationEntry, Device, RecordDescription } from '../device/device.js';
+import {
+  type AggAction, type AggData, type AggDesc, type AggEntry, type AggPrintOptions, aggFormatValue, formatAggKey,
+  formatAggValue, formatAllAggregations, formatPrinta, formatPrintaDefault, sortAggEntries,
+} from './aggprint.js';
+import { type AggFormatValue, formatPrintf, parseFormat } from './printf.js';
 import { decode } from './consumer.js';
 
 const ACTIONS: Record<number, AggAction> = {
   [D.DTRACEAGG_COUNT]: 'count', [D.DTRACEAGG_SUM]: 'sum', [D.DTRACEAGG_MIN]: 'min',
-  [D.DTRACEAGG_MAX]: 'max', [D.DTRACEAGG_AVG]: 'avg',
+  [D.DTRACEAGG_MAX]: 'max', [D.DTRACEAGG_AVG]: 'avg', [D.DTRACEAGG_STDDEV]: 'stddev',
+  [D.DTRACEAGG_QUANTIZE]: 'quantize', [D.DTRACEAGG_LQUANTIZE]: 'lquantize', [D.DTRACEAGG_LLQUANTIZE]: 'llquantize',
 };
+
+const U64 = (b: Buffer, i: number) => b.readBigUInt64LE(i * 8);
+const S64 = (b: Buffer, i: number) => b.readBigInt64LE(i * 8);
 
 /** Merge the per-CPU values of one entry, as the consumer does for DTrace's per-CPU buffers. */
 export function mergePerCpu(action: number, perCpu: Buffer[]): AggData {
-  const words = (b: Buffer, i: number) => b.readBigInt64LE(i * 8);
   switch (action) {
-    case D.DTRACEAGG_MIN: return perCpu.reduce((m, b) => (words(b, 0) < m ? words(b, 0) : m), 0x7fffffffffffffffn);
-    case D.DTRACEAGG_MAX: return perCpu.reduce((m, b) => (words(b, 0) > m ? words(b, 0) : m), -0x8000000000000000n);
-    case D.DTRACEAGG_AVG: return perCpu.reduce((a, b) => ({ count: a.count + words(b, 0), total: a.total + words(b, 1) }), { count: 0n, total: 0n });
-    default: return perCpu.reduce((s, b) => s + words(b, 0), 0n);
+    // min/max: the value, then whether this CPU saw one.
+    case D.DTRACEAGG_MIN: return perCpu.reduce((m, b) => (S64(b, 1) !== 0n && S64(b, 0) < m ? S64(b, 0) : m), 0x7fffffffffffffffn);
+    case D.DTRACEAGG_MAX: return perCpu.reduce((m, b) => (S64(b, 1) !== 0n && S64(b, 0) > m ? S64(b, 0) : m), -0x8000000000000000n);
+    case D.DTRACEAGG_AVG:
+      return perCpu.reduce((a, b) => ({ count: a.count + S64(b, 0), total: a.total + S64(b, 1) }), { count: 0n, total: 0n });
+    case D.DTRACEAGG_STDDEV:
+      return perCpu.reduce(
+        (a, b) => ({
+          count: BigInt.asIntN(64, a.count + S64(b, 0)),
+          total: BigInt.asIntN(64, a.total + S64(b, 1)),
+          totalSquares: BigInt.asUintN(128, a.totalSquares + (U64(b, 3) << 64n) + U64(b, 2)),
+        }),
+        { count: 0n, total: 0n, totalSquares: 0n },
+      );
+    case D.DTRACEAGG_QUANTIZE:
+    case D.DTRACEAGG_LQUANTIZE:
+    case D.DTRACEAGG_LLQUANTIZE: {
+      const n = perCpu[0] ? perCpu[0].length / 8 : 0;
+      const out = new Array<bigint>(n).fill(0n);
+      for (const b of perCpu) for (let i = 0; i < n; i++) out[i] = BigInt.asIntN(64, out[i] + S64(b, i));
+      return out;
+    }
+    default: return perCpu.reduce((s, b) => BigInt.asIntN(64, s + S64(b, 0)), 0n);
   }
 }
 
-/** Entries that never saw a value on any CPU (min/max start values) are not shown. */
-function seen(action: number, perCpu: Buffer[]): boolean {
-  if (action === D.DTRACEAGG_MIN) return perCpu.some((b) => b.readBigInt64LE(0) !== 0x7fffffffffffffffn);
-  if (action === D.DTRACEAGG_MAX) return perCpu.some((b) => b.readBigInt64LE(0) !== -0x8000000000000000n);
-  if (action === D.DTRACEAGG_COUNT || action === D.DTRACEAGG_AVG) return perCpu.some((b) => b.readBigInt64LE(0) !== 0n);
+/**
+ * Does an entry hold data? Keyless aggregations live in arrays that exist before anything fires;
+ * keyed entries exist once a value arrived.
+ */
+function seen(action: number, perCpu: Buffer[], keyed: boolean): boolean {
+  if (keyed) return true;
+  if (action === D.DTRACEAGG_MIN || action === D.DTRACEAGG_MAX) return perCpu.some((b) => S64(b, 1) !== 0n);
+  if (action === D.DTRACEAGG_COUNT || action === D.DTRACEAGG_AVG || action === D.DTRACEAGG_STDDEV)
+    return perCpu.some((b) => S64(b, 0) !== 0n);
+  if (action === D.DTRACEAGG_QUANTIZE || action === D.DTRACEAGG_LQUANTIZE || action === D.DTRACEAGG_LLQUANTIZE)
+    return perCpu.some((b) => b.some((x) => x !== 0));
   return true;
 }
 
-export function formatAggregations(descs: AggregationDescription[], entries: AggregationEntry[], opts: AggPrintOptions = {}): string {
-  const vars = descs.map((desc) => {
-    const mine: AggEntry[] = entries
-      .filter((e) => e.id === desc.id && seen(desc.action, e.perCpu))
-      .map((e) => ({ keys: desc.keys.map((k) => decode(k, e.key)), data: mergePerCpu(desc.action, e.perCpu) }));
-    return { varId: desc.id, desc: { action: ACTIONS[desc.action] ?? 'count' }, entries: mine };
-  });
-  return formatAllAggregations(vars.filter((v) => v.entries.length > 0), opts);
+/** The printing description of an aggregation. */
+export function aggDesc(desc: AggregationDescription, normal = 1n): AggDesc {
+  const out: AggDesc = { action: ACTIONS[desc.action] ?? 'count' };
+  if (desc.action === D.DTRACEAGG_LQUANTIZE) out.lquantize = D.unpackLquantizeArg(desc.arg);
+  if (desc.action === D.DTRACEAGG_LLQUANTIZE) out.llquantize = D.unpackLlquantizeArg(desc.arg);
+  if (normal !== 1n) out.normal = normal;
+  return out;
+}
+
+/** Sorting options from -x / #pragma D option (aggsortkey, aggsortrev, aggsortpos, aggsortkeypos). */
+export function aggSortOptions(options: Map<string, string> | undefined): AggPrintOptions {
+  const set = (n: string) => options?.has(n) === true && options.get(n) !== 'unset';
+  const int = (n: string) => (options?.has(n) ? Number(options.get(n)) : undefined);
+  return {
+    aggsortkey: set('aggsortkey'),
+    aggsortrev: set('aggsortrev'),
+    aggsortkeypos: int('aggsortkeypos'),
+    aggsortpos: int('aggsortpos'),
+  };
+}
+
+/** What the device may offer beyond the Device interface for aggregation actions and drops. */
+export interface AggregationControl {
+  aggregationDrops(): { cpu: number; drops: number }[];
+  clearAggregation(id: number): void;
+  removeAggregationKeys(id: number, keys: Buffer[]): void;
+}
+
+/** One decoded entry with its raw key (for trunc). */
+interface Entry extends AggEntry {
+  raw: Buffer;
+}
+
+export class Aggregations {
+  private byId = new Map<number, AggregationDescription>();
+  private normals = new Map<number, bigint>();
+  private dropsSeen = new Map<number, number>();
+  /** Aggregations printa() has printed: dtrace leaves them out at exit (DTRACE_AGD_PRINTED). */
+  private printed = new Set<number>();
+  /** Keyless aggregations clear() zeroed: their entry stays, printed as zero (libdtrace keeps it). */
+  private kept = new Set<number>();
+
+  constructor(
+    private device: Device & Partial<AggregationControl>,
+    descs: AggregationDescription[],
+    private opts: AggPrintOptions & { strsize?: number },
+  ) {
+    for (const d of descs) this.byId.set(d.id, d);
+  }
+
+  private entries(desc: AggregationDescription, all: AggregationEntry[]): Entry[] {
+    const keyed = desc.keys.length > 0 || this.kept.has(desc.id);
+    return all
+      .filter((e) => e.id === desc.id && seen(desc.action, e.perCpu, keyed))
+      .map((e) => ({ keys: desc.keys.map((k) => decode(k, e.key)), data: mergePerCpu(desc.action, e.perCpu), raw: e.key }));
+  }
+
+  private descOf(desc: AggregationDescription): AggDesc {
+    return aggDesc(desc, this.normals.get(desc.id) ?? 1n);
+  }
+
+  /** Every aggregation printa() has not printed, as dtrace prints them at exit. */
+  formatAll(): string {
+    const snap = this.device.aggregationSnapshot();
+    const vars = [...this.byId.values()].filter((d) => !this.printed.has(d.id)).map((desc) => ({ varId: desc.id, desc: this.descOf(desc), entries: this.entries(desc, snap) }));
+    return formatAllAggregations(vars.filter((v) => v.entries.length > 0), this.opts);
+  }
+
+  /**
+   * printa() of one or more aggregations (ids), with or without a format. Several aggregations
+   * are joined on their keys: each line shows the keys once and one %@ value per aggregation.
+   */
+  printa(ids: number[], format: string | undefined): string {
+    const snap = this.device.aggregationSnapshot();
+    const descs = ids.map((id) => this.byId.get(id)).filter((d): d is AggregationDescription => d !== undefined);
+    if (descs.length === 0) return '';
+    for (const d of descs) this.printed.add(d.id);
+    const first = descs[0];
+    if (descs.length === 1) {
+      const entries = this.entries(first, snap);
+      if (format === undefined) return formatPrintaDefault(this.descOf(first), entries, this.opts);
+      return formatPrinta(format, this.descOf(first), entries, this.opts);
+    }
+    return this.printaJoined(descs, snap, format);
+  }
+
+  private printaJoined(descs: AggregationDescription[], snap: AggregationEntry[], format: string | undefined): string {
+    const tables = descs.map((d) => new Map(this.entries(d, snap).map((e) => [e.raw.toString('hex'), e])));
+    const keys = new Map<string, Entry>();
+    for (const t of tables) for (const [k, e] of t) if (!keys.has(k)) keys.set(k, e);
+    // Order by the aggregation aggsortpos names (the first by default), then by key.
+    const pos = Math.min(Math.max(this.opts.aggsortpos ?? 0, 0), descs.length - 1);
+    const sortDesc = this.descOf(descs[pos]);
+    const zero = zeroData(descs[pos]);
+    const order = sortAggEntries(
+      sortDesc,
+      [...keys.entries()].map(([k, e]) => ({ keys: e.keys, data: tables[pos].get(k)?.data ?? zero, raw: Buffer.from(k, 'hex') } as Entry)),
+      this.opts,
+    ) as Entry[];
+    let out = format === undefined ? '\n' : '';
+    for (const e of order) {
+      const k = e.raw.toString('hex');
+      const values: AggFormatValue[] = descs.map((d, i) => {
+        const data = tables[i].get(k)?.data ?? zeroData(d);
+        return aggFormatValue(this.descOf(d), data);
+      });
+      if (format !== undefined) out += formatPrintf(parseFormat(format), e.keys, { ...this.opts, aggValues: values });
+      else {
+        // Without a format: the keys, then each aggregation's value in the default layout.
+        out += e.keys.map(formatAggKey).join('');
+        descs.forEach((d, i) => { out += formatAggValue(this.descOf(d), tables[i].get(k)?.data ?? zeroData(d)); });
+        out += '\n';
+      }
+    }
+    return out;
+  }
+
+  /** clear(@a): values back to zero, keys kept. */
+  clear(id: number): void {
+    const desc = this.byId.get(id);
+    if (desc && desc.keys.length === 0 && this.entries(desc, this.device.aggregationSnapshot()).length > 0) this.kept.add(id);
+    this.device.clearAggregation?.(id);
+  }
+
+  /** trunc(@a, n): keep the n entries that sort first (the last -n for negative n); none without n. */
+  trunc(id: number, n: bigint): void {
+    const desc = this.byId.get(id);
+    if (!desc || !this.device.removeAggregationKeys) return;
+    const sorted = sortAggEntries(this.descOf(desc), this.entries(desc, this.device.aggregationSnapshot()), {
+      ...this.opts, aggsortrev: false, aggsortkey: false,
+    }) as Entry[];
+    // DTrace keeps the n highest values (the last ones in the ascending order) for n > 0.
+    let remove: Entry[];
+    if (n > 0n) remove = sorted.slice(0, Math.max(0, sorted.length - Number(n)));
+    else if (n < 0n) remove = sorted.slice(Math.min(sorted.length, Number(-n)));
+    else remove = sorted;
+    if (remove.length > 0) this.kept.delete(id);
+    this.device.removeAggregationKeys(id, remove.map((e) => e.raw));
+  }
+
+  normalize(id: number, normal: bigint): void {
+    if (normal !== 0n) this.normals.set(id, BigInt.asUintN(64, normal));
+  }
+
+  denormalize(id: number): void {
+    this.normals.delete(id);
+  }
+
+  /** "dtrace: N aggregation drops on CPU C" for drops counted since the last call. */
+  drops(): string {
+    let out = '';
+    for (const { cpu, drops } of this.device.aggregationDrops?.() ?? []) {
+      const before = this.dropsSeen.get(cpu) ?? 0;
+      if (drops > before) {
+        const n = drops - before;
+        out += `dtrace: ${n} aggregation drop${n === 1 ? '' : 's'} on CPU ${cpu}\n`;
+      }
+      this.dropsSeen.set(cpu, drops);
+    }
+    return out;
+  }
+}
+
+/** The data of a key an aggregation lacks in a joined printa(): zero. */
+function zeroData(desc: AggregationDescription): AggData {
+  if (desc.action === D.DTRACEAGG_MIN || desc.action === D.DTRACEAGG_MAX) return 0n;
+  return mergePerCpu(desc.action, [Buffer.alloc(desc.valueSize)]);
+}
+
+/**
+ * Carry out the aggregation record at recs[i] (printa or a library action) and return what it
+ * prints and how many records it used: printa's consecutive records of one statement name the
+ * aggregations to join; trunc and normalize carry their operand in a second record.
+ */
+export function aggregationRecord(
+  aggs: Aggregations, recs: RecordDescription[], i: number, data: Buffer,
+): { text: string; consumed: number } {
+  const r = recs[i];
+  const id = Number(intOf(decode(r, data)));
+  if (r.action === D.DTRACEACT_PRINTA) {
+    const ids = [id];
+    let j = i + 1;
+    while (j < recs.length && recs[j].action === D.DTRACEACT_PRINTA && recs[j].uarg === r.uarg) ids.push(Number(intOf(decode(recs[j++], data))));
+    return { text: aggs.printa(ids, r.format), consumed: j - i };
+  }
+  const operand = () => (i + 1 < recs.length && recs[i + 1].action === D.DTRACEACT_LIBACT ? intOf(decode(recs[i + 1], data)) : 0n);
+  switch (Number(r.arg)) {
+    case D.DT_ACT_CLEAR:
+      aggs.clear(id);
+      return { text: '', consumed: 1 };
+    case D.DT_ACT_DENORMALIZE:
+      aggs.denormalize(id);
+      return { text: '', consumed: 1 };
+    case D.DT_ACT_NORMALIZE:
+      aggs.normalize(id, operand());
+      return { text: '', consumed: 2 };
+    case D.DT_ACT_TRUNC:
+      aggs.trunc(id, operand());
+      return { text: '', consumed: 2 };
+    default:
+      return { text: '', consumed: 1 };
+  }
+}
+
+function intOf(v: ReturnType<typeof decode>): bigint {
+  return v.kind === 'int' ? v.value : 0n;
 }

@@ -3,11 +3,11 @@
 
 import * as D from '../dif/constants.js';
 import type {
-  AggregationDescription, AggregationEntry, CpuBuffer, Device, EnableResult, EnabledProbe,
+  CpuBuffer, Device, EnableResult, EnabledProbe,
   RecordDescription,
 } from '../device/device.js';
 import { FAULT_EPID, RECORD_HEADER_SIZE } from '../device/device.js';
-import { formatAggregations } from './aggregations.js';
+import { Aggregations, aggSortOptions, aggregationRecord } from './aggregations.js';
 import { countPrintfArgs, formatPrintf } from './printf.js';
 import { type Value, formatTraceValue, probeHeader, recordPrefix } from './records.js';
 
@@ -16,6 +16,10 @@ export interface ConsumerOptions {
   strsize: number;
   out: (text: string) => void;
   err: (text: string) => void;
+  /** Options (-x and #pragma D option) the consumer honours: the aggregation sorting options. */
+  options?: Map<string, string>;
+  /** -F / -x flowindent: indent by function entry and return (set by dtrace(1); not yet laid out). */
+  flowindent?: boolean;
 }
 
 export class Consumer {
@@ -25,13 +29,19 @@ export class Consumer {
   exitStatus: number | null = null;
   errors = 0;
 
+  private aggs: Aggregations;
+
   constructor(private device: Device, private enabled: EnableResult, private opts: ConsumerOptions) {
     for (const p of enabled.probes) this.byEpid.set(p.epid, p);
+    this.aggs = new Aggregations(device, enabled.aggregations, { ...aggSortOptions(opts.options), strsize: opts.strsize });
   }
 
   /** Drain every CPU buffer once and print what it held. */
   consume(): void {
     this.process(this.device.drain());
+    // Dynamic variable drops, as DTrace reports them from its status (Linux device only for now).
+    const dyn = (this.device as { dynamicVariableDrops?: () => number }).dynamicVariableDrops?.() ?? 0;
+    if (dyn > 0) this.opts.err(`dtrace: ${dyn} dynamic variable drop${dyn === 1 ? '' : 's'}\n`);
   }
 
   process(buffers: CpuBuffer[]): void {
@@ -39,6 +49,8 @@ export class Consumer {
       if (b.lost > 0) this.opts.err(`dtrace: ${b.lost} drop${b.lost === 1 ? '' : 's'} on CPU ${b.cpu}\n`);
       for (const rec of b.records) this.record(b.cpu, rec);
     }
+    const drops = this.aggs.drops();
+    if (drops) this.opts.err(drops);
   }
 
   private record(cpu: number, raw: Buffer): void {
@@ -78,6 +90,13 @@ export class Consumer {
           if (r.size === 0) break; // an expression statement: side effects only
           line += formatTraceValue(decode(r, data), { quiet, strsize: this.opts.strsize });
           break;
+        case D.DTRACEACT_PRINTA:
+        case D.DTRACEACT_LIBACT: {
+          const used = aggregationRecord(this.aggs, recs, i, data);
+          line += used.text;
+          i += used.consumed - 1;
+          break;
+        }
         case D.DTRACEACT_EXIT:
           if (this.exitStatus === null) {
             const v = decode(r, data);
@@ -107,9 +126,7 @@ export class Consumer {
 
   /** Print every aggregation, as dtrace does at exit. */
   printAggregations(): void {
-    const entries: AggregationEntry[] = this.device.aggregationSnapshot();
-    const descs: AggregationDescription[] = this.enabled.aggregations;
-    this.opts.out(formatAggregations(descs, entries, { strsize: this.opts.strsize }));
+    this.opts.out(this.aggs.formatAll());
   }
 }
 

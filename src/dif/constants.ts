@@ -581,3 +581,13 @@ function checkInt(what: string, v: number, min: number, max: number): void {
     throw new RangeError(`${what} ${v} is outside ${min}..${max}`);
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Library actions (DTRACEACT_LIBACT): the action's arg says which; the consumer carries them out.
+// libdtrace numbers them from DIF_SUBR_MAX + 1 so they never collide with subroutines (DT_ACT).
+
+export const DT_ACT_BASE = DIF_SUBR_MAX + 1;
+export const DT_ACT_CLEAR = DT_ACT_BASE + 15;
+export const DT_ACT_NORMALIZE = DT_ACT_BASE + 16;
+export const DT_ACT_DENORMALIZE = DT_ACT_BASE + 17;
+export const DT_ACT_TRUNC = DT_ACT_BASE + 18;

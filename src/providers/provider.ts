@@ -14,7 +14,13 @@ export type Attach =
    * A timer: a PERF_COUNT_SW_CPU_CLOCK perf event with this sample period
    * (BPF_PROG_TYPE_PERF_EVENT). profile-N fires on every CPU (perCpu), tick-N on one CPU only.
    */
-  | { kind: 'profile'; periodNs: bigint; perCpu: boolean };
+  | { kind: 'profile'; periodNs: bigint; perCpu: boolean }
+  /**
+   * A uprobe (or uretprobe when retprobe) at a file offset of an executable or library, through
+   * the uprobe PMU (BPF_PROG_TYPE_KPROBE, context pt_regs). pid: fire only in that process.
+   * refCtrOffset: file offset of a USDT semaphore the kernel increments while the probe is in place.
+   */
+  | { kind: 'uprobe'; path: string; offset: number; retprobe: boolean; pid?: number; refCtrOffset?: number };
 
 /** Where the value of one probe argument (argN) comes from when the probe fires. */
 export type ArgSource =
@@ -23,8 +29,50 @@ export type ArgSource =
   /** The interrupted program counter (perf event context regs): the kernel PC if the CPU was in
    * the kernel, else 0 ('kernel'); the user PC if it was in user mode, else 0 ('user'). */
   | { kind: 'pc'; mode: 'kernel' | 'user' }
+  /** The address of a field of the tracepoint record (fixed arrays such as `char comm[16]`). */
+  | { kind: 'fieldAddress'; offset: number }
+  /**
+   * The address of a `__data_loc` (or `__rel_loc`) field's data: the u32 at `offset` holds the
+   * data's offset in its low 16 bits, from the record start (or, for rel_loc, from the end of the
+   * u32 itself).
+   */
+  | { kind: 'dataLoc'; offset: number; relative: boolean }
+  /**
+   * How the current task exited, as proc:::exit's args[0] (1 exited, 2 killed, 3 dumped core),
+   * from task_struct.exit_code at `exitCodeOffset`.
+   */
+  | { kind: 'exitReason'; exitCodeOffset: number }
+  /**
+   * A user-space probe's register (pt_regs of the interrupted user code; x86_64 64-bit name such as
+   * 'rdi', 'rax', 'rsp', 'rip'), its low `size` bytes, sign-extended when signed.
+   */
+  | { kind: 'register'; reg: string; size: 1 | 2 | 4 | 8; signed: boolean }
+  /** `size` bytes of user memory at register + disp (SDT arguments such as 8@-16(%rbp)). */
+  | { kind: 'memory'; reg: string; disp: number; size: 1 | 2 | 4 | 8; signed: boolean }
+  /** A constant (SDT arguments such as 4@$5). */
+  | { kind: 'constant'; value: bigint }
   /** The provider does not supply this argument; it reads as 0. */
   | { kind: 'none' };
+
+/**
+ * Another way to reach a probe (syscall entry and return): one program on the shared tracepoint
+ * `group`/`event` that picks a probe by the u64 at context offset `keyOffset` equal to `key`
+ * (the system call number). The probe's args read the same record layout from there.
+ */
+export interface Dispatch {
+  group: string;
+  event: string;
+  keyOffset: number;
+  key: number;
+  /** Where the shared record holds each argument, for every probe routed through it. */
+  args: ProbeArg[];
+  /**
+   * Records to leave alone: those of a task whose u32 at `offset` in its task_struct has a bit of
+   * `mask` set (32-bit system calls on x86_64 are numbered differently, and the per-call
+   * tracepoints ignore them too).
+   */
+  skipTask?: { offset: number; mask: number };
+}
 
 export interface ProbeArg {
   index: number; // N of argN
@@ -43,6 +91,17 @@ export interface Probe {
   attach: Attach;
   /** arg0, arg1, ... in order. May be computed on first use (tracepoint formats are read lazily). */
   readonly args: ProbeArg[];
+  /** Fire only when this field of the record is non-zero (proc:::exit: the group's last thread). */
+  readonly guard?: { offset: number; size: 1 | 2 | 4 | 8 };
+  /** Where this probe's system call return value is, for `errno` (syscall return probes). */
+  readonly errno?: { offset: number };
+  /** The shared-tracepoint route to this probe, when it has one; computed on first use. */
+  dispatch?(): Dispatch | null;
+  /**
+   * Further places where this same probe fires, each with its own argument locations (a USDT probe
+   * whose macro the compiler placed several times in one function).
+   */
+  sites?: { attach: Attach; args: ProbeArg[] }[];
 }
 
 /** A probe description's fields; an empty field matches anything. */
@@ -98,6 +157,12 @@ export interface Provider {
    * Returns [] when the description asks for nothing new.
    */
   provide?(spec: ProbeSpec): Probe[];
+  /**
+   * For providers whose probes carry a per-process provider name (pid1234, python1234): does this
+   * provider name (from a description, or a probe's own) belong to this provider? Without it, the
+   * registry compares names with the provider's `name`.
+   */
+  ownsProviderName?(providerName: string): boolean;
 }
 
 /** A shorthand for attribute tables. */

@@ -10,6 +10,12 @@ import { matchField } from './glob.js';
 import { ProfileProvider } from './profile.js';
 import type { Probe, ProbeSpec, Provider } from './provider.js';
 import { SyscallProvider } from './syscall.js';
+import { PidProvider } from './pid.js';
+import { UsdtProvider } from './usdt.js';
+import { SdtProvider } from './sdt.js';
+import { ProcProvider } from './proc.js';
+import { SchedProvider } from './sched.js';
+import { IoProvider } from './io.js';
 
 /** A provider whose probes could not be listed, and why (e.g. tracefs could not be mounted). */
 export interface ProviderProblem {
@@ -18,7 +24,8 @@ export interface ProviderProblem {
 }
 
 export function defaultProviders(): Provider[] {
-  return [new DtraceProvider(), new ProfileProvider(), new SyscallProvider()];
+  return [new DtraceProvider(), new ProfileProvider(), new SyscallProvider(), new PidProvider(), new UsdtProvider(),
+    new SdtProvider(), new ProcProvider(), new SchedProvider(), new IoProvider()];
 }
 
 export class ProbeRegistry {
@@ -52,7 +59,7 @@ export class ProbeRegistry {
   }
 
   provider(name: string): Provider | undefined {
-    return this.providers.find((p) => p.name === name);
+    return this.providers.find((p) => p.name === name || p.ownsProviderName?.(name));
   }
 
   /**
@@ -62,18 +69,26 @@ export class ProbeRegistry {
   match(spec: ProbeSpec): Probe[] {
     // Descriptions for other instances (RFD 2) name probes on other machines.
     if (spec.instance !== undefined && !matchField(spec.instance, 'host')) return [];
+    // Per-process providers (pid, USDT) resolve names themselves (a.out, 0x10): what they return
+    // for a description is what it matches.
+    const resolved = new Set<Probe>();
     for (const provider of this.providers) {
-      if (!provider.provide || !matchField(spec.provider, provider.name)) continue;
+      const asked = provider.ownsProviderName
+        ? provider.ownsProviderName(spec.provider)
+        : matchField(spec.provider, provider.name);
+      if (!provider.provide || !asked) continue;
       for (const probe of provider.provide(spec)) {
         if (!this.byKey.has(keyOf(probe))) this.add(probe);
+        if (provider.ownsProviderName) resolved.add(this.byKey.get(keyOf(probe))!);
       }
     }
     return this.probes.filter(
       (p) =>
-        matchField(spec.provider, p.provider) &&
-        matchField(spec.module, p.module) &&
-        matchField(spec.function, p.func) &&
-        matchField(spec.name, p.name),
+        resolved.has(p) ||
+        (matchField(spec.provider, p.provider) &&
+          matchField(spec.module, p.module) &&
+          matchField(spec.function, p.func) &&
+          matchField(spec.name, p.name)),
     );
   }
 

@@ -5,16 +5,26 @@
 // format file declares them. Return probes: arg0 and arg1 are both the return value (the
 // sys_exit_NAME `long ret` field); args[0] is typed `long`, arg1 is untyped as in DTrace for Linux.
 // Format files are read only when a probe's args are first used, so listing stays fast.
+//
+// Every probe can also be reached through raw_syscalls:sys_enter / sys_exit, whose records put the
+// system call number at offset 8 and the arguments (or the return value) from offset 16, the same
+// offsets as the per-call records: the bridge uses that to enable many system calls with one
+// attached program (see src/device/linux/dispatch.ts). errno on return is computed from `ret`.
 
 import {
   attr,
-  type Attach,
+  type Dispatch,
   type Probe,
   type ProbeArg,
   type Provider,
   type ProviderAttributes,
 } from './provider.js';
-import { eventFormat, listEvents, tracefsRoot, type FormatField } from './tracefs.js';
+import { loadKernelBtf } from '../btf/btf.js';
+import { syscallNumbers } from './syscall-numbers.js';
+import { TracepointProbe } from './tracepoint-probe.js';
+import { listEvents, tracefsRoot, type FormatField } from './tracefs.js';
+
+export { TracepointProbe };
 
 const ATTRIBUTES: ProviderAttributes = {
   provider: attr('Evolving', 'Evolving', 'Common'),
@@ -25,32 +35,13 @@ const ATTRIBUTES: ProviderAttributes = {
 };
 
 const GROUP = 'syscalls';
+const RAW_GROUP = 'raw_syscalls';
+/** Offset of the system call number in raw_syscalls records; `ret` follows it at 16. */
+const RAW_ID_OFFSET = 8;
+const RET_OFFSET = 16;
+const RAW_ARGS_OFFSET = 16;
 const ENTER = 'sys_enter_';
 const EXIT = 'sys_exit_';
-
-/** A probe backed by a tracepoint whose arguments are worked out from its format on first use. */
-export class TracepointProbe implements Probe {
-  id = 0;
-  private cachedArgs: ProbeArg[] | null = null;
-
-  constructor(
-    readonly provider: string,
-    readonly module: string,
-    readonly func: string,
-    readonly name: string,
-    readonly attach: Extract<Attach, { kind: 'tracepoint' }>,
-    private readonly argsFromFormat: (fields: FormatField[]) => ProbeArg[],
-    private readonly root: string,
-  ) {}
-
-  get args(): ProbeArg[] {
-    if (this.cachedArgs === null) {
-      const format = eventFormat(this.attach.group, this.attach.event, this.root);
-      this.cachedArgs = this.argsFromFormat(format.fields);
-    }
-    return this.cachedArgs;
-  }
-}
 
 function fieldArg(index: number, type: string | null, f: FormatField): ProbeArg {
   return { index, type, from: { kind: 'field', offset: f.offset, size: f.size, signed: f.signed } };
@@ -70,6 +61,25 @@ export function returnArgs(fields: FormatField[]): ProbeArg[] {
   return [fieldArg(0, ret.type, ret), fieldArg(1, null, ret)];
 }
 
+/** raw_syscalls records: sys_enter's `unsigned long args[6]` and sys_exit's `long ret`, at 16. */
+const RAW_ENTRY_ARGS: ProbeArg[] = Array.from({ length: 6 }, (_, i) => ({
+  index: i, type: null, from: { kind: 'field', offset: RAW_ARGS_OFFSET + 8 * i, size: 8, signed: false },
+}));
+const RAW_RETURN_ARGS: ProbeArg[] = [0, 1].map((index) => ({
+  index, type: null, from: { kind: 'field', offset: RET_OFFSET, size: 8, signed: true },
+}));
+
+/** x86's TS_COMPAT in thread_info.status: the task is in a 32-bit system call. */
+const TS_COMPAT = 0x0002;
+let compatFlag: Dispatch['skipTask'] | null = null;
+
+/** Where the raw syscall dispatcher finds that a system call is a 32-bit one (x86_64 only). */
+function compatSyscallFlag(): Dispatch['skipTask'] {
+  if (process.arch !== 'x64') return undefined;
+  compatFlag ??= { offset: loadKernelBtf().memberPath('task_struct', 'thread_info.status').byteOffset, mask: TS_COMPAT };
+  return compatFlag;
+}
+
 export class SyscallProvider implements Provider {
   readonly name = 'syscall';
   readonly attributes = ATTRIBUTES;
@@ -87,14 +97,26 @@ export class SyscallProvider implements Provider {
     }
     const names = [...new Set([...entries, ...exits])].sort();
     const probes: Probe[] = [];
+    const route = (name: string, event: string) => (): Dispatch | null => {
+      const nr = syscallNumbers().numbers?.get(name);
+      if (nr === undefined) return null;
+      // skipTask reads BTF: only when a dispatcher is built, not for every enabled probe.
+      const args = event === 'sys_enter' ? RAW_ENTRY_ARGS : RAW_RETURN_ARGS;
+      return { group: RAW_GROUP, event, keyOffset: RAW_ID_OFFSET, key: nr, args, get skipTask() { return compatSyscallFlag(); } };
+    };
     for (const name of names) {
       if (entries.has(name)) {
         const attach = { kind: 'tracepoint', group: GROUP, event: ENTER + name } as const;
-        probes.push(new TracepointProbe('syscall', 'vmlinux', name, 'entry', attach, entryArgs, root));
+        probes.push(new TracepointProbe('syscall', 'vmlinux', name, 'entry', attach, entryArgs, root, {
+          dispatch: route(name, 'sys_enter'),
+        }));
       }
       if (exits.has(name)) {
         const attach = { kind: 'tracepoint', group: GROUP, event: EXIT + name } as const;
-        probes.push(new TracepointProbe('syscall', 'vmlinux', name, 'return', attach, returnArgs, root));
+        probes.push(new TracepointProbe('syscall', 'vmlinux', name, 'return', attach, returnArgs, root, {
+          errno: { offset: RET_OFFSET },
+          dispatch: route(name, 'sys_exit'),
+        }));
       }
     }
     return probes;

@@ -198,3 +198,13 @@ export function normalizeType(type: string): string {
   }
   return out;
 }
+
+/** Every tracepoint the kernel offers for tracing (available_events), as [group, event] pairs. */
+export function availableEvents(root = tracefsRoot()): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const line of readFileSync(join(root, 'available_events'), 'utf8').split('\n')) {
+    const colon = line.indexOf(':');
+    if (colon > 0) out.push([line.slice(0, colon), line.slice(colon + 1)]);
+  }
+  return out;
+}

@@ -20,24 +20,31 @@ import type {
 } from '../device.js';
 import { RECORD_HEADER_SIZE } from '../device.js';
 import { ALU, BPF_MAP_TYPE, BPF_PROG_TYPE, BpfAsm, R0, R1, R8, R9 } from './bpf-asm.js';
+import { emitGuard, emitTracepointArg } from './tracepoint-args.js';
 import {
   type AggregationMap, type EcbPlan, type MemLayout, ProbeTranslator, TranslateError, isAggregation,
   roundUp,
 } from './translate.js';
 import { taskOffsets } from './kernel-types.js';
+import { planVariables } from './variables.js';
+import { aggInitialValue, aggIsKeyed, aggValueSize, isAggIncrement } from './aggregate.js';
+import { emitPidFilter, emitUserArg, isUserArg, uprobeEvents, uprobeFailure } from './uprobe.js';
+import { DispatchPlan, sharedInfoWords } from './dispatch.js';
 
 const PERF_TYPE_SOFTWARE = 1;
 const PERF_TYPE_TRACEPOINT = 2;
 const PERF_COUNT_SW_CPU_CLOCK = 0;
 const PERF_COUNT_SW_BPF_OUTPUT = 10;
 const PERF_SAMPLE_RAW = 1 << 10;
-const PERCPU_VALUE_MAX = 32768; // PCPU_MIN_UNIT_SIZE: the largest per-CPU map value
+const PERCPU_VALUE_MAX = 32768;
+const BPF_F_NO_PREALLOC = 1; // PCPU_MIN_UNIT_SIZE: the largest per-CPU map value
 
 export interface LinuxDeviceOptions {
   strsize: number;
   bufsize: number; // bytes per CPU
   aggsize: number; // entries per keyed aggregation
   verbose: boolean; // verifier log on errors
+  dynvarsize?: number; // bytes of dynamic variable space (thread-locals, associative arrays); 1m
 }
 
 export class DeviceError extends Error {
@@ -68,6 +75,9 @@ export class LinuxDevice implements Device {
   private begin: number[] = [];
   private end: number[] = [];
   private aggs: { desc: AggregationDescription; map: AggregationMap }[] = [];
+  private aggDropsFd: number | undefined;
+  private dvarDropsFd: number | undefined;
+  private dvarDropsSeen = 0;
   private possibleCpus = cpuList('/sys/devices/system/cpu/possible');
   private onlineCpus = cpuList('/sys/devices/system/cpu/online');
   private closed = false;
@@ -130,8 +140,16 @@ export class LinuxDevice implements Device {
     // Per-CPU scratch memory.
     const maxData = Math.max(24, ...layouts.map((l) => l.dataSize));
     const maxKey = Math.max(8, ...aggDescs.map((a) => a.keySize));
-    const maxValue = Math.max(8, ...aggDescs.map((a) => a.valueSize));
-    const mem = memLayout(strsize, maxData, maxKey, maxValue);
+    const maxValue = 8; // new aggregation entries start from the init map (aggregate.ts)
+    for (const a of aggDescs) {
+      if (a.valueSize > PERCPU_VALUE_MAX)
+        throw new DeviceError(`aggregation @${a.name === '_' ? '' : a.name} needs ${a.valueSize} bytes per CPU, more than ${PERCPU_VALUE_MAX}`);
+    }
+    const mem = memLayout(strsize, maxData, maxKey, maxValue, sharedInfoWords(program.ecbs.length));
+    // Variables (variables.ts): their scratch region goes at the end of mem.
+    const varPlan = planVariables(program, strsize, this.opts.dynvarsize ?? 1024 * 1024);
+    const varsBase = mem.size;
+    mem.size += varPlan.regionSize;
     if (mem.size > PERCPU_VALUE_MAX)
       throw new DeviceError(`records too large for per-CPU scratch memory (${mem.size} bytes); reduce strsize`);
 
@@ -147,22 +165,41 @@ export class LinuxDevice implements Device {
     this.openBuffers(eventsFd);
 
     const aggregations = new Map<bigint, AggregationMap>();
+    const aggInit: Buffer[] = [];
+    let initOffset = 0;
     for (const desc of aggDescs) {
-      const keyed = desc.keys.length > 0 || desc.action === D.DTRACEAGG_MIN || desc.action === D.DTRACEAGG_MAX;
+      const keyed = aggIsKeyed(desc.action, desc.keys.length);
       const fd = this.map({
         type: keyed ? BPF_MAP_TYPE.PERCPU_HASH : BPF_MAP_TYPE.PERCPU_ARRAY,
         keySize: keyed ? roundUp(desc.keySize, 8) : 4,
         valueSize: desc.valueSize,
         maxEntries: keyed ? this.opts.aggsize : 1,
+        // Distributions are large: allocate their entries as keys arrive, not aggsize of them up front.
+        flags: keyed && desc.valueSize > 64 ? BPF_F_NO_PREALLOC : 0,
         name: `dt_agg${desc.id}`,
       });
-      const map: AggregationMap = { fd, keyed, keySize: roundUp(desc.keySize, 8), valueSize: desc.valueSize, action: desc.action };
+      const map: AggregationMap = { fd, keyed, keySize: roundUp(desc.keySize, 8), valueSize: desc.valueSize, action: desc.action, initOffset };
+      aggInit.push(aggInitialValue(desc.action, desc.valueSize));
+      initOffset += desc.valueSize;
       aggregations.set(BigInt(desc.id), map);
       this.aggs.push({ desc, map });
     }
+    const initValue = Buffer.concat([...aggInit, Buffer.alloc(8)]);
+    const aggInitFd = this.map({ type: BPF_MAP_TYPE.ARRAY, keySize: 4, valueSize: initValue.length, maxEntries: 1, name: 'dt_agginit' });
+    native.mapUpdate(aggInitFd, u32(0), initValue, 0);
+    if (aggDescs.some((d) => aggIsKeyed(d.action, d.keys.length)))
+      this.aggDropsFd = this.map({ type: BPF_MAP_TYPE.PERCPU_ARRAY, keySize: 4, valueSize: 8, maxEntries: 1, name: 'dt_aggdrops' });
+
+    let dvarFd = -1;
+    if (varPlan.dynamic.size > 0) {
+      dvarFd = this.map({ type: BPF_MAP_TYPE.HASH, keySize: varPlan.keySize, valueSize: varPlan.valueSize, maxEntries: Math.max(1, varPlan.capacity), name: 'dt_dvars' });
+      this.dvarDropsFd = this.map({ type: BPF_MAP_TYPE.PERCPU_ARRAY, keySize: 4, valueSize: 8, maxEntries: 1, name: 'dt_dvardrops' });
+    }
+    const vars = { plan: varPlan, base: varsBase, mapFd: dvarFd, dropsFd: this.dvarDropsFd ?? -1 };
 
     const needsTask = program.ecbs.some((e) => [e.predicate, ...e.actions.map((a) => a.difo)].some(
-      (d) => d?.vartab.some((v) => v.id === D.DIF_VAR_PPID)));
+      (d) => d?.vartab.some((v) => v.id === D.DIF_VAR_PPID) ||
+        d?.insns.some((i) => i >>> 24 === D.DIF_OP_CALL && ((i >>> 8) & 0xffff) === D.DIF_SUBR_PROGENYOF)));
     const walltimeOffsetNs = BigInt(Date.now()) * 1_000_000n - process.hrtime.bigint();
 
     // EPIDs in ECB-description order, then probe order, as DTrace assigns them.
@@ -184,15 +221,27 @@ export class LinuxDevice implements Device {
       }
     }
 
-    for (const { probe } of byProbe.values()) {
+    // Probes reached through one shared tracepoint (see dispatch.ts): one program per set of
+    // clauses, in a program array that a dispatcher attached there indexes.
+    const dispatch = new DispatchPlan([...byProbe.values()].map((e) => e.probe), (o) => this.map(o),
+      (fd, key, value) => native.mapUpdate(fd, key, value, 0));
+
+    for (const probe of [...byProbe.values()].flatMap(({ probe }) => probeSites(probe))) {
       const plans = plansByProbe.get(probe.id)!;
+      const clauses = byProbe.get(probe.id)?.ecbs ?? [];
+      const values = { id: probe.id, strings: probeStrings.get(probe.id)!, epids: plans.map((p) => p.epid) };
+      if (dispatch.reuse(probe, clauses, values)) continue;
+      const shared = dispatch.translatorFor(probe, plans.length, values.epids, mem, (args) => argLoader({
+        id: probe.id, provider: probe.provider, module: probe.module, func: probe.func, name: probe.name, attach: probe.attach, args,
+      }));
       const translator = new ProbeTranslator(
         {
           memFd, globalsFd, strtabFd, eventsFd, mem, strsize, difoStrtab,
           probeStrings: probeStrings.get(probe.id)!, probeId: probe.id, globals,
-          activityOffset: 0, aggregations, task: needsTask ? taskOffsets() : null, walltimeOffsetNs,
+          activityOffset: 0, aggregations, aggInitFd, aggDropsFd: this.aggDropsFd, task: needsTask ? taskOffsets() : null, walltimeOffsetNs,
+          errno: probe.errno, vars, shared: shared?.shared,
         },
-        argLoader(probe),
+        shared ? shared.loadArgs : argLoader(probe),
         probe.attach.kind !== 'dtrace',
       );
       let insns: Buffer;
@@ -204,10 +253,14 @@ export class LinuxDevice implements Device {
       }
       const progFd = this.load(probe, insns);
       const lp = { probe, progFd, events: [] };
-      if (probe.attach.kind === 'dtrace') {
+      if (shared) dispatch.adopt(probe, clauses, progFd, values);
+      else if (probe.attach.kind === 'dtrace') {
         if (probe.attach.which === 'BEGIN') this.begin.push(progFd);
         else if (probe.attach.which === 'END') this.end.push(progFd);
       } else this.loaded.push(lp);
+    }
+    for (const d of dispatch.dispatchers()) {
+      this.loaded.push({ probe: d.probe, progFd: this.load(d.probe, d.insns), events: [] });
     }
 
     return { probes, aggregations: this.aggs.map((a) => a.desc), matched };
@@ -259,6 +312,69 @@ export class LinuxDevice implements Device {
     return out;
   }
 
+  /** Dynamic variable drops (stores that found the variable space full) since the last call. */
+  dynamicVariableDrops(): number {
+    if (this.dvarDropsFd === undefined || this.closed) return 0;
+    const ncpu = Math.max(...this.possibleCpus) + 1;
+    const value = Buffer.alloc(8 * ncpu);
+    if (!native.mapLookup(this.dvarDropsFd, u32(0), value)) return 0;
+    let total = 0;
+    for (let c = 0; c < ncpu; c++) total += Number(value.readBigUInt64LE(c * 8));
+    const fresh = total - this.dvarDropsSeen;
+    this.dvarDropsSeen = total;
+    return fresh;
+  }
+
+  /** Aggregation drops so far (failed inserts into full keyed maps), per CPU. */
+  aggregationDrops(): { cpu: number; drops: number }[] {
+    if (this.aggDropsFd === undefined) return [];
+    const ncpu = Math.max(...this.possibleCpus) + 1;
+    const value = Buffer.alloc(8 * ncpu);
+    if (!native.mapLookup(this.aggDropsFd, u32(0), value)) return [];
+    return this.possibleCpus.map((cpu) => ({ cpu, drops: Number(value.readBigUInt64LE(cpu * 8)) }));
+  }
+
+  /** clear(): every entry of aggregation `id` back to its initial value on every CPU; keys stay. */
+  clearAggregation(id: number): void {
+    const agg = this.aggs.find((a) => a.desc.id === id);
+    if (!agg) return;
+    const { map } = agg;
+    const init = this.perCpuInitial(map);
+    if (!map.keyed) return native.mapUpdate(map.fd, u32(0), init, 0);
+    for (const key of this.aggregationKeys(map)) {
+      try { native.mapUpdate(map.fd, key, init, 2 /* BPF_EXIST */); } catch { /* deleted meanwhile */ }
+    }
+  }
+
+  /** trunc(): remove these keys of aggregation `id` (a keyless one goes back to its start). */
+  removeAggregationKeys(id: number, keys: Buffer[]): void {
+    const agg = this.aggs.find((a) => a.desc.id === id);
+    if (!agg) return;
+    const { map } = agg;
+    if (!map.keyed) {
+      if (keys.length > 0) native.mapUpdate(map.fd, u32(0), this.perCpuInitial(map), 0);
+      return;
+    }
+    for (const key of keys) native.mapDelete(map.fd, key);
+  }
+
+  private perCpuInitial(map: AggregationMap): Buffer {
+    const ncpu = Math.max(...this.possibleCpus) + 1;
+    const stride = roundUp(map.valueSize, 8);
+    const one = aggInitialValue(map.action, map.valueSize);
+    const all = Buffer.alloc(stride * ncpu);
+    for (let c = 0; c < ncpu; c++) one.copy(all, c * stride);
+    return all;
+  }
+
+  private aggregationKeys(map: AggregationMap): Buffer[] {
+    const keys: Buffer[] = [];
+    let key: Buffer | null = null;
+    const next = Buffer.alloc(map.keySize);
+    while (native.mapNextKey(map.fd, key, next)) keys.push((key = Buffer.from(next)));
+    return keys;
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
@@ -270,7 +386,7 @@ export class LinuxDevice implements Device {
 
   // ------------------------------------------------------------------ helpers
 
-  private map(o: { type: number; keySize: number; valueSize: number; maxEntries: number; name: string }): number {
+  private map(o: { type: number; keySize: number; valueSize: number; maxEntries: number; name: string; flags?: number }): number {
     const fd = native.mapCreate(o);
     this.fds.push(fd);
     return fd;
@@ -297,7 +413,8 @@ export class LinuxDevice implements Device {
   }
 
   private load(probe: Probe, insns: Buffer): number {
-    const type = probe.attach.kind === 'tracepoint' ? BPF_PROG_TYPE.TRACEPOINT
+    const type = probe.attach.kind === 'uprobe' ? BPF_PROG_TYPE.KPROBE
+      : probe.attach.kind === 'tracepoint' ? BPF_PROG_TYPE.TRACEPOINT
       : probe.attach.kind === 'profile' ? BPF_PROG_TYPE.PERF_EVENT : BPF_PROG_TYPE.RAW_TRACEPOINT;
     try {
       const fd = native.progLoad({ type, insns, license: 'GPL', name: progName(probe), logLevel: this.opts.verbose ? 1 : 0 });
@@ -324,6 +441,14 @@ export class LinuxDevice implements Device {
     if (at.kind === 'tracepoint') {
       // The program joins the tracepoint's own program list, so it runs on every CPU: one event.
       open({ type: PERF_TYPE_TRACEPOINT, config: eventId(at.group, at.event), pid: -1, cpu: this.onlineCpus[0], samplePeriod: 1 });
+    } else if (at.kind === 'uprobe') {
+      for (const o of uprobeEvents(at, this.onlineCpus)) {
+        try {
+          open(o);
+        } catch (e) {
+          throw new DeviceError(`failed to enable ${describe(lp.probe)}: ${uprobeFailure(at, e)}`);
+        }
+      }
     } else if (at.kind === 'profile') {
       const cpus = at.perCpu ? this.onlineCpus : this.onlineCpus.slice(0, 1);
       for (const cpu of cpus) open({ type: PERF_TYPE_SOFTWARE, config: PERF_COUNT_SW_CPU_CLOCK, samplePeriod: at.periodNs, pid: -1, cpu });
@@ -345,18 +470,28 @@ function progName(p: Probe): string {
   return `dt_${p.name}`.replace(/[^A-Za-z0-9_]/g, '_').slice(0, 15);
 }
 
+/** A probe, then a copy of it for each further place it fires (USDT sites), each its own program. */
+function probeSites(probe: Probe): Probe[] {
+  return [probe, ...(probe.sites ?? []).map((s) => ({ ...probe, attach: s.attach, args: s.args, sites: undefined }))];
+}
+
 /** The provider's part of the prologue: fill mem.args[] from the probe's context (r9). */
 function argLoader(probe: Probe) {
   return (a: BpfAsm, mem: MemLayout) => {
+    if (probe.attach.kind === 'uprobe' && probe.attach.pid !== undefined) emitPidFilter(a, probe.attach.pid);
+    if (probe.guard) emitGuard(a, probe.guard);
     for (let i = 0; i < 10; i++) a.st(8, R8, mem.args + 8 * i, 0);
     for (const arg of probe.args) {
       const src = arg.from;
       if (arg.index > 9) continue;
+      if (emitTracepointArg(a, src, mem.args + 8 * arg.index)) continue;
       if (src.kind === 'field') {
         const size = src.size as 1 | 2 | 4 | 8;
         a.ldx(size, R0, R9, src.offset);
         if (src.signed && size < 8) a.movsx(R0, R0, (size * 8) as 8 | 16 | 32);
         a.stx(8, R8, mem.args + 8 * arg.index, R0);
+      } else if (isUserArg(src)) {
+        emitUserArg(a, mem, arg.index, src);
       } else if (src.kind === 'pc') {
         // bpf_perf_event_data: pt_regs first; ip at 128, cs at 136 on x86_64.
         a.ldx(8, R0, R9, 128);
@@ -373,19 +508,20 @@ function argLoader(probe: Probe) {
   };
 }
 
-function memLayout(strsize: number, maxData: number, maxKey: number, maxValue: number): MemLayout {
+function memLayout(strsize: number, maxData: number, maxKey: number, maxValue: number, probeInfoWords: number): MemLayout {
   let off = 0;
   const take = (n: number) => { const at = off; off += roundUp(n, 8); return at; };
   const self = take(8), strtabBase = take(8), globalsBase = take(8), cpuinfo = take(8);
   const args = take(80);
   const tuple = take(8 * 8);
   const cmpA = take(strsize), cmpB = take(strsize);
-  const key = take(maxKey), aggInit = take(maxValue);
+  const key = take(maxKey), aggInit = take(maxValue), aggIncr = take(8);
   const bufMax = RECORD_HEADER_SIZE + roundUp(maxData, 8);
   const buf = take(bufMax);
   const scratchMax = 8 * roundUp(Math.max(strsize, 16), 8);
   const scratch = take(scratchMax);
-  return { self, strtabBase, globalsBase, args, cpuinfo, tuple, cmpA, cmpB, key, keyMax: maxKey, aggInit, aggInitMax: maxValue, buf, bufMax, scratch, scratchMax, size: off };
+  const probeInfo = take(4 * probeInfoWords);
+  return { probeInfo, self, strtabBase, globalsBase, args, cpuinfo, tuple, cmpA, cmpB, key, keyMax: maxKey, aggInit, aggInitMax: maxValue, aggIncr, buf, bufMax, scratch, scratchMax, size: off };
 }
 
 interface EcbLayout {
@@ -408,6 +544,7 @@ function layoutEcb(program: Program, index: number, strsize: number): EcbLayout 
   let keyOff = 0;
   acts.forEach((act, i) => {
     if (isAggregation(act.kind)) { keyOff = 0; return; }
+    if (isAggIncrement(acts, i)) return; // an aggregating action's operand, not a key
     const rec = recordFor(act.difo, act.kind, strsize, act.format, act.arg, act.uarg);
     if (isKey[i]) {
       keyOff = roundUp(keyOff, rec.alignment);
@@ -437,24 +574,17 @@ function recordFor(difo: Difo | null, kind: number, strsize: number, format: str
   return { action: kind, size, offset: 0, alignment, format, arg, uarg, type };
 }
 
-function aggValueSize(kind: number): number {
-  switch (kind) {
-    case D.DTRACEAGG_AVG: return 16;
-    default: return 8;
-  }
-}
-
 function collectAggregations(program: Program, layouts: EcbLayout[]): AggregationDescription[] {
   const out = new Map<bigint, AggregationDescription>();
   program.ecbs.forEach((ecb, i) => {
     ecb.actions.forEach((act, j) => {
       if (!isAggregation(act.kind) || out.has(act.uarg)) return;
       const keys: RecordDescription[] = [];
-      for (let k = j - act.ntuple; k < j; k++) keys.push(layouts[i].keyRecords[k]!);
+      for (let k = j - act.ntuple; k < j; k++) if (!isAggIncrement(ecb.actions, k)) keys.push(layouts[i].keyRecords[k]!);
       const last = keys[keys.length - 1];
       out.set(act.uarg, {
         id: Number(act.uarg), name: act.aggName ?? '', action: act.kind, arg: act.arg, keys,
-        keySize: last ? roundUp(last.offset + last.size, 8) : 8, valueSize: aggValueSize(act.kind),
+        keySize: last ? roundUp(last.offset + last.size, 8) : 8, valueSize: aggValueSize(act.kind, act.arg),
       });
     });
   });

@@ -17,6 +17,8 @@ import type { Difo, EcbDescription } from '../../dof/program.js';
 import type { RecordDescription } from '../device.js';
 import { RECORD_HEADER_SIZE } from '../device.js';
 import { translateCall } from './subroutines.js';
+import { type VariableEnv, isVariableOp, translateVariable } from './variables.js';
+import { isAggIncrement, translateAggregation } from './aggregate.js';
 import {
   ALU, BpfAsm, FP, HELPER, JMP, Label, R0, R1, R2, R3, R4, R5, R6, R8, R9,
   BPF_F_CURRENT_CPU, BPF_NOEXIST, type JmpOp, type Size,
@@ -36,11 +38,14 @@ export interface MemLayout {
   keyMax: number;
   aggInit: number; // initial value for a new aggregation entry
   aggInitMax: number;
+  aggIncr: number; // u64: the increment of the aggregating action being evaluated
   buf: number; // record being built
   bufMax: number;
   scratch: number; // scratch strings
   scratchMax: number;
   size: number;
+  /** u32 words of the firing probe's values in a program shared by several probes. */
+  probeInfo?: number;
 }
 
 /** Where each argument of the probe comes from, emitted by the provider's prologue. */
@@ -52,6 +57,8 @@ export interface AggregationMap {
   keySize: number;
   valueSize: number;
   action: number;
+  /** Offset of this aggregation's initial value in the aggregation init map. */
+  initOffset: number;
 }
 
 export interface EcbPlan {
@@ -80,9 +87,24 @@ export interface TranslateEnv {
   globals: Map<number, { offset: number; size: number; string: boolean }>;
   activityOffset: number; // u32 in globals: 0 active, 1 draining (after exit())
   aggregations: Map<bigint, AggregationMap>; // by aggregation id (action uarg)
+  /** Array map of one element holding every aggregation's initial value (aggregate.ts). */
+  aggInitFd: number;
+  /** Per-CPU array of one u64: aggregation drops (failed inserts into full keyed maps). */
+  aggDropsFd?: number;
   /** task_struct offsets for ppid. */
   task: { realParent: number; tgid: number } | null;
   walltimeOffsetNs: bigint;
+  /** Thread-locals, clause-locals and associative arrays (variables.ts). */
+  vars?: VariableEnv;
+  /** Context offset of the system call return value, on syscall return probes (for errno). */
+  errno?: { offset: number } | undefined;
+  /**
+   * One program for several probes (src/device/linux/dispatch.ts): the firing probe's id, name
+   * strings and EPIDs are u32 words at mem offset `info` (filled by the prologue), laid out as
+   * PROBE_INFO_WORDS; `epidWord` maps each plan's epid to its word. probeId, probeStrings and
+   * the plans' epids then only identify the template probe the program was translated for.
+   */
+  shared?: { info: number; epidWord: Map<number, number> } | undefined;
 }
 
 export class TranslateError extends Error {
@@ -93,7 +115,9 @@ export class TranslateError extends Error {
 
 export const DIF_SLOT = (r: number) => -8 * r; // r1..r7 -> fp-8..fp-56
 export const CC_A = -64, CC_B = -72, TMP = -80, ZERO_KEY = -88;
-const STACK_ZERO_FROM = -88;
+/** Where a DIF load's bytes land (its own slot: ZERO_KEY must keep its zero). */
+export const LOAD_TMP = -96;
+const STACK_ZERO_FROM = LOAD_TMP;
 
 // DIF branch -> BPF jump on (cc_a, cc_b)
 const BRANCH: Record<number, JmpOp> = {
@@ -103,6 +127,8 @@ const BRANCH: Record<number, JmpOp> = {
   [D.DIF_OP_BL]: JMP.JSLT, [D.DIF_OP_BLU]: JMP.JLT,
   [D.DIF_OP_BLE]: JMP.JSLE, [D.DIF_OP_BLEU]: JMP.JLE,
 };
+
+const SIGNED_BRANCH = new Set([D.DIF_OP_BG, D.DIF_OP_BGE, D.DIF_OP_BL, D.DIF_OP_BLE]);
 
 const BINARY: Record<number, number> = {
   [D.DIF_OP_OR]: ALU.OR, [D.DIF_OP_XOR]: ALU.XOR, [D.DIF_OP_AND]: ALU.AND,
@@ -203,7 +229,8 @@ export class ProbeTranslator {
       a.jmpImm(JMP.JEQ, R0, 0, next);
     }
     // Record header: epid, timestamp.
-    a.st(4, R8, mem.buf, plan.epid);
+    if (this.env.shared) this.sharedWord(R1, this.env.shared.epidWord.get(plan.epid)!), a.stx(4, R8, mem.buf, R1);
+    else a.st(4, R8, mem.buf, plan.epid);
     a.st(4, R8, mem.buf + 4, 0);
     a.call(HELPER.ktime_get_ns);
     a.stx(8, R8, mem.buf + 8, R0);
@@ -213,6 +240,10 @@ export class ProbeTranslator {
     for (let i = 0; i < acts.length; i++) {
       const act = acts[i];
       this.actionIndex = i + 1;
+      if (isAggIncrement(acts, i)) {
+        this.difo(act.difo!, next), a.stx(8, R8, mem.aggIncr, R0);
+        continue;
+      }
       const keyRec = plan.keyRecords[i];
       if (keyRec) {
         if (keyStart < 0) {
@@ -227,7 +258,7 @@ export class ProbeTranslator {
       if (isAggregation(act.kind)) {
         if (act.difo) this.difo(act.difo, next);
         else a.movImm(R0, 0);
-        this.aggregate(act.uarg, act.kind, act.ntuple);
+        translateAggregation(this, acts, i);
         keyStart = -1;
         continue;
       }
@@ -290,71 +321,6 @@ export class ProbeTranslator {
     a.stx(rec.size as Size, R8, off, reg);
   }
 
-  /** Update aggregation `id` with the value in R0. */
-  private aggregate(id: bigint, kind: number, ntuple: number): void {
-    const a = this.a, mem = this.env.mem;
-    const agg = this.env.aggregations.get(id);
-    if (!agg) throw new TranslateError(`no map for aggregation ${id}`, this.ecbIndex, this.actionIndex);
-    a.stx(8, FP, TMP, R0);
-    if (agg.keyed && ntuple === 0) a.zero(R8, mem.key, roundUp(agg.keySize, 8));
-    const found = a.label('agg.found');
-    const done = a.label('agg.done');
-    const lookup = () => {
-      a.ldMap(R1, agg.fd);
-      if (agg.keyed) {
-        a.mov(R2, R8);
-        a.aluImm(ALU.ADD, R2, mem.key);
-      } else {
-        a.mov(R2, FP);
-        a.aluImm(ALU.ADD, R2, ZERO_KEY);
-      }
-      a.call(HELPER.map_lookup_elem);
-    };
-    lookup();
-    a.jmpImm(JMP.JNE, R0, 0, found);
-    if (!agg.keyed) a.ja(done);
-    else {
-      // New key: insert its initial value, then look it up again.
-      const init = aggInitial(kind, agg.valueSize);
-      for (let i = 0; i < init.length; i++) a.ld64(R1, init[i]), a.stx(8, R8, mem.aggInit + i * 8, R1);
-      a.ldMap(R1, agg.fd);
-      a.mov(R2, R8);
-      a.aluImm(ALU.ADD, R2, mem.key);
-      a.mov(R3, R8);
-      a.aluImm(ALU.ADD, R3, mem.aggInit);
-      a.movImm(R4, BPF_NOEXIST);
-      a.call(HELPER.map_update_elem);
-      lookup();
-      a.jmpImm(JMP.JEQ, R0, 0, done);
-    }
-    a.place(found);
-    a.ldx(8, R1, FP, TMP);
-    switch (kind) {
-      case D.DTRACEAGG_COUNT:
-        a.ldx(8, R2, R0, 0), a.aluImm(ALU.ADD, R2, 1), a.stx(8, R0, 0, R2);
-        break;
-      case D.DTRACEAGG_SUM:
-        a.ldx(8, R2, R0, 0), a.alu(ALU.ADD, R2, R1), a.stx(8, R0, 0, R2);
-        break;
-      case D.DTRACEAGG_MIN:
-      case D.DTRACEAGG_MAX: {
-        const keep = a.label('agg.keep');
-        a.ldx(8, R2, R0, 0);
-        a.jmp(kind === D.DTRACEAGG_MIN ? JMP.JSLE : JMP.JSGE, R2, R1, keep);
-        a.stx(8, R0, 0, R1);
-        a.place(keep);
-        break;
-      }
-      case D.DTRACEAGG_AVG:
-        a.ldx(8, R2, R0, 0), a.aluImm(ALU.ADD, R2, 1), a.stx(8, R0, 0, R2);
-        a.ldx(8, R2, R0, 8), a.alu(ALU.ADD, R2, R1), a.stx(8, R0, 8, R2);
-        break;
-      default:
-        throw new TranslateError(`aggregating action ${kind.toString(16)} is not supported yet`, this.ecbIndex, this.actionIndex);
-    }
-    a.place(done);
-  }
-
   // ---------------------------------------------------------------- DIF objects
 
   /** Emit a DIF object; its value ends in R0. Faults jump to a fault record, then `next`. */
@@ -389,22 +355,27 @@ export class ProbeTranslator {
       }
       if (BRANCH[op] !== undefined) {
         a.ldx(8, R1, FP, CC_A), a.ldx(8, R2, FP, CC_B);
-        a.jmp(BRANCH[op], R1, R2, at(ins & 0xffffff));
+        if (SIGNED_BRANCH.has(op)) {
+          // DTrace's signed branches test the sign of the wrapped difference (cc_n, with cc_v
+          // never set), so INT64_MIN < INT64_MAX is false there too.
+          a.alu(ALU.SUB, R1, R2);
+          a.jmpImm(BRANCH[op], R1, 0, at(ins & 0xffffff));
+        } else a.jmp(BRANCH[op], R1, R2, at(ins & 0xffffff));
         return;
       }
       if (LOADS[op]) {
         const { size, signed, user } = LOADS[op];
         get(R3, r1);
         a.stx(8, FP, TMP, R3);
-        a.st(8, FP, TMP - 8, 0);
-        a.mov(R1, FP), a.aluImm(ALU.ADD, R1, TMP - 8), a.movImm(R2, size);
+        a.st(8, FP, LOAD_TMP, 0);
+        a.mov(R1, FP), a.aluImm(ALU.ADD, R1, LOAD_TMP), a.movImm(R2, size);
         a.call(user ? HELPER.probe_read_user : HELPER.probe_read_kernel);
         const ok = a.label('load.ok');
         a.jmpImm(JMP.JEQ, R0, 0, ok);
         a.ldx(8, R1, FP, TMP);
         fault(D.DTRACEFLT_BADADDR, R1);
         a.place(ok);
-        a.ldx(size, R1, FP, TMP - 8);
+        a.ldx(size, R1, FP, LOAD_TMP);
         if (signed && size < 8) a.movsx(R1, R1, (size * 8) as 8 | 16 | 32);
         put(R1, rd);
         return;
@@ -484,6 +455,7 @@ export class ProbeTranslator {
           translateCall(this, (ins >>> 8) & 0xffff, rd, pc, next);
           return;
         default:
+          if (isVariableOp(op)) return translateVariable(this, op, ins);
           throw new TranslateError(`DIF instruction ${D.DIF_OP_NAMES[op] ?? op} is not supported by the Linux bridge yet`, this.ecbIndex, this.actionIndex);
       }
     });
@@ -508,7 +480,10 @@ export class ProbeTranslator {
     if (addrReg !== undefined) a.stx(8, R8, mem.buf + RECORD_HEADER_SIZE + 16, addrReg);
     else a.st(8, R8, mem.buf + RECORD_HEADER_SIZE + 16, 0);
     a.st(4, R8, mem.buf, 0);
-    a.st(4, R8, mem.buf + RECORD_HEADER_SIZE, this.ecbIndex);
+    if (this.env.shared) {
+      this.sharedWord(R1, this.env.shared.epidWord.get(this.ecbIndex)!);
+      a.stx(4, R8, mem.buf + RECORD_HEADER_SIZE, R1);
+    } else a.st(4, R8, mem.buf + RECORD_HEADER_SIZE, this.ecbIndex);
     a.st(4, R8, mem.buf + RECORD_HEADER_SIZE + 4, this.actionIndex);
     a.st(4, R8, mem.buf + RECORD_HEADER_SIZE + 8, pc * 4);
     a.st(4, R8, mem.buf + RECORD_HEADER_SIZE + 12, code);
@@ -577,8 +552,11 @@ export class ProbeTranslator {
     }
     const probeString = (off: number) => {
       a.ldx(8, R0, R8, mem.strtabBase);
-      a.aluImm(ALU.ADD, R0, off);
+      // Shared programs: `off` is the word holding the string's offset.
+      if (env.shared) this.sharedWord(R1, off), a.alu(ALU.ADD, R0, R1);
+      else a.aluImm(ALU.ADD, R0, off);
     };
+    const ps = env.shared ? PROBE_INFO_WORDS : env.probeStrings;
     if (id >= D.DIF_VAR_ARG0 && id <= D.DIF_VAR_ARG9) {
       a.ldx(8, R0, R8, mem.args + 8 * (id - D.DIF_VAR_ARG0));
       return;
@@ -603,15 +581,17 @@ export class ProbeTranslator {
         a.call(HELPER.ktime_get_ns), a.ld64(R1, env.walltimeOffsetNs), a.alu(ALU.ADD, R0, R1);
         return;
       case D.DIF_VAR_EPID:
-        a.movImm(R0, this.ecbIndex);
+        if (env.shared) this.sharedWord(R0, env.shared.epidWord.get(this.ecbIndex)!);
+        else a.movImm(R0, this.ecbIndex);
         return;
       case D.DIF_VAR_ID:
-        a.movImm(R0, env.probeId);
+        if (env.shared) this.sharedWord(R0, PROBE_INFO_WORDS.id);
+        else a.movImm(R0, env.probeId);
         return;
-      case D.DIF_VAR_PROBEPROV: return probeString(env.probeStrings.prov);
-      case D.DIF_VAR_PROBEMOD: return probeString(env.probeStrings.mod);
-      case D.DIF_VAR_PROBEFUNC: return probeString(env.probeStrings.func);
-      case D.DIF_VAR_PROBENAME: return probeString(env.probeStrings.name);
+      case D.DIF_VAR_PROBEPROV: return probeString(ps.prov);
+      case D.DIF_VAR_PROBEMOD: return probeString(ps.mod);
+      case D.DIF_VAR_PROBEFUNC: return probeString(ps.func);
+      case D.DIF_VAR_PROBENAME: return probeString(ps.name);
       case D.DIF_VAR_EXECNAME: {
         const off = this.scratch(16);
         a.mov(R1, R8), a.aluImm(ALU.ADD, R1, off), a.movImm(R2, 16);
@@ -633,6 +613,20 @@ export class ProbeTranslator {
         this.readKernel(R0, 4);
         return;
       }
+      case D.DIF_VAR_ERRNO: {
+        // -ret when the return value is an error (-4095..-1), else 0; 0 outside syscall returns.
+        if (!env.errno) return a.movImm(R0, 0);
+        const zero = a.label('errno.zero'), done = a.label('errno.done');
+        a.ldx(8, R0, R9, env.errno.offset);
+        a.jmpImm(JMP.JSGE, R0, 0, zero);
+        a.jmpImm(JMP.JSLE, R0, -4096, zero);
+        a.aluImm(ALU.NEG, R0, 0);
+        a.ja(done);
+        a.place(zero);
+        a.movImm(R0, 0);
+        a.place(done);
+        return;
+      }
       case D.DIF_VAR_CURTHREAD:
         a.call(HELPER.get_current_task);
         return;
@@ -640,6 +634,11 @@ export class ProbeTranslator {
         throw new TranslateError(`built-in variable ${D.DIF_VAR_NAME_BY_ID.get(id) ?? '0x' + id.toString(16)} is not supported by the Linux bridge yet`, this.ecbIndex, this.actionIndex);
     }
     void pc, difo;
+  }
+
+  /** reg = u32 word `word` of the firing probe's values in a shared program. */
+  private sharedWord(reg: number, word: number): void {
+    this.a.ldx(4, reg, R8, this.env.shared!.info + 4 * word);
   }
 
   /** R0 = the `size`-byte value at kernel address R0 (0 when unreadable). */
@@ -669,16 +668,11 @@ export class ProbeTranslator {
   }
 }
 
+/** Word indexes of a shared program's per-probe values; EPIDs follow from `epids`. */
+export const PROBE_INFO_WORDS = { prov: 0, mod: 1, func: 2, name: 3, id: 4, epids: 5 } as const;
+
 export function roundUp(n: number, to: number): number {
   return Math.ceil(n / to) * to;
-}
-
-/** The value a new aggregation entry starts from, as u64 words. */
-export function aggInitial(kind: number, valueSize: number): bigint[] {
-  const words = new Array<bigint>(Math.max(1, valueSize / 8)).fill(0n);
-  if (kind === D.DTRACEAGG_MIN) words[0] = 0x7fffffffffffffffn;
-  if (kind === D.DTRACEAGG_MAX) words[0] = 0x8000000000000000n;
-  return words;
 }
 
 export { R6 };

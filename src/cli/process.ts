@@ -1,0 +1,155 @@
+// Processes under trace: -c starts a command stopped (so nothing it does escapes tracing) and lets it
+// run once tracing is on; -p takes a running process. Either way dtrace ends when they have all
+// exited, and says so as DTrace does ("pid N has exited").
+//
+// A command is started through /bin/sh, which stops itself with SIGSTOP and then execs the
+// command: its pid is the command's pid from the start, which is what $target must name. Until
+// the exec, /proc shows the shell, so the program it will run is kept (TracedProcess.program) for
+// the providers that read a process's executable (pid, usdt).
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { constants as osConstants } from 'node:os';
+import path from 'node:path';
+
+/** A process dtrace could not start or take; the message follows "dtrace: ". */
+export class ProcessError extends Error {}
+
+export interface TracedProcess {
+  pid: number;
+  /** Started by -c (true) or taken with -p (false). */
+  created: boolean;
+  exited: boolean;
+  /** -c: the program the process will exec (it is stopped before the exec). */
+  program?: string;
+}
+
+/** The state letter of /proc/PID/stat (R, S, T, Z, ...), or null when the process is gone. */
+function procState(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  } catch {
+    return null;
+  }
+}
+
+/** Split -c's text into words as dtrace does: on blanks, no quoting. */
+export function commandWords(text: string): string[] {
+  const words = text.split(/[\f\n\r\t\v ]+/).filter((w) => w !== '');
+  return words.length > 0 ? words : [text];
+}
+
+/** Find a command as execvp(3) would, or explain why it cannot run. */
+function resolveCommand(file: string): string {
+  const candidates = file.includes('/')
+    ? [file]
+    : (process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin').split(':').map((d) => path.join(d || '.', file));
+  let denied = false;
+  for (const c of candidates) {
+    try {
+      if (!statSync(c).isFile()) continue;
+      accessSync(c, constants.X_OK);
+      return c;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EACCES') denied = true;
+    }
+  }
+  throw new ProcessError(`failed to execute ${file}: ${denied ? 'Permission denied' : 'No such file or directory'}`);
+}
+
+function signalName(signal: NodeJS.Signals | null): string {
+  return signal ?? 'a signal';
+}
+
+/** The processes of one dtrace run. */
+export class ProcessSet {
+  readonly procs: TracedProcess[] = [];
+  private children = new Map<number, ChildProcess>();
+  private polls: NodeJS.Timeout[] = [];
+
+  /** notice: prints a dtrace notice (suppressed when quiet); called when a process exits. */
+  constructor(private notice: (message: string) => void) {}
+
+  /** The first process's pid: the value of $target. */
+  get target(): number {
+    return this.procs[0]?.pid ?? 0;
+  }
+
+  /** How many are still running. */
+  get live(): number {
+    return this.procs.filter((p) => !p.exited).length;
+  }
+
+  /** -c: start a command, stopped before its first instruction. */
+  async create(command: string): Promise<TracedProcess> {
+    const argv = commandWords(command);
+    const program = resolveCommand(argv[0]);
+    const child = spawn('/bin/sh', ['-c', 'kill -STOP $$ && exec "$@"', argv[0], ...argv], { stdio: 'inherit' });
+    const pid = child.pid;
+    if (pid === undefined) throw new ProcessError(`failed to execute ${argv[0]}: could not create a process`);
+    const proc: TracedProcess = { pid, created: true, exited: false, program };
+    child.on('exit', (code, signal) => {
+      proc.exited = true;
+      if (signal) this.notice(`pid ${pid} terminated by ${signalName(signal)}`);
+      else if (code !== 0) this.notice(`pid ${pid} exited with status ${code}`);
+      else this.notice(`pid ${pid} has exited`);
+    });
+    this.children.set(pid, child);
+    this.procs.push(proc);
+    // Wait for the shell to stop itself.
+    for (let waited = 0; ; waited++) {
+      const state = procState(pid);
+      if (state === 'T' || state === 't') break;
+      if (state === null || state === 'Z' || proc.exited || waited > 10000)
+        throw new ProcessError(`failed to execute ${argv[0]}: the process did not start`);
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    return proc;
+  }
+
+  /** -p: take a running process by id. */
+  grab(text: string): TracedProcess {
+    if (!/^\s*[+-]?\d+$/.test(text)) throw new ProcessError(`invalid pid: ${text}`);
+    const pid = Number(text);
+    const state = pid > 0 ? procState(pid) : null;
+    if (state === null || state === 'Z' || state === 'X') throw new ProcessError(`failed to grab pid ${pid}: No such process`);
+    if (pid === process.pid) throw new ProcessError(`failed to grab pid ${pid}: Device busy`);
+    const proc: TracedProcess = { pid, created: false, exited: false };
+    this.procs.push(proc);
+    // Not our child: watch /proc for its end (a zombie has ended too).
+    const poll = setInterval(() => {
+      const s = procState(pid);
+      if (s === null || s === 'Z' || s === 'X') {
+        clearInterval(poll);
+        proc.exited = true;
+        this.notice(`pid ${pid} has exited`);
+      }
+    }, 50);
+    this.polls.push(poll);
+    return proc;
+  }
+
+  /** Let every created process run (tracing is on). */
+  resume(): void {
+    for (const p of this.procs) {
+      if (p.created && !p.exited) {
+        try {
+          process.kill(p.pid, 'SIGCONT');
+        } catch { /* already gone */ }
+      }
+    }
+  }
+
+  /** dtrace is ending: kill the commands it started that still run, stop watching the others. */
+  release(): void {
+    for (const poll of this.polls) clearInterval(poll);
+    for (const p of this.procs) {
+      if (p.created && !p.exited) {
+        try {
+          process.kill(p.pid, osConstants.signals.SIGKILL);
+        } catch { /* already gone */ }
+      }
+    }
+  }
+}

@@ -1,0 +1,357 @@
+// Code generation for aggregations: `@name[keys] = func(args)` statements and the actions that
+// name an aggregation (printa, clear, trunc, normalize, denormalize).
+//
+// Conventions (libdtrace's, which the device and consumer rely on):
+// - an aggregating action is preceded by one DIFEXPR action per key; an increment argument
+//   (quantize(x, incr), lquantize(x, lo, hi, step, incr), llquantize(..., incr)) is one more
+//   DIFEXPR of void type after the keys, and ntuple counts it too;
+// - lquantize/llquantize parameters travel packed in the action's arg;
+// - printa is one DTRACEACT_PRINTA action per aggregation, each a DIFO returning the
+//   aggregation id, all carrying the format and the same uarg (the statement);
+// - clear/trunc/normalize/denormalize are DTRACEACT_LIBACT actions whose arg says which; the
+//   first returns the aggregation id, trunc and normalize add a second with their operand.
+
+import * as D from '../dif/constants.js';
+import type { ActionDescription, Difo } from '../dof/program.js';
+import type * as A from './ast.js';
+import { type CodeGenerator, type CodegenOptions, DifoGen, err } from './codegen.js';
+import { INT, LONG, VOID, isInteger, typeName, type DType } from './types.js';
+import { type ArgType, validateFormat } from '../consumer/printf.js';
+
+interface AggInfo {
+  id: number;
+  func: string;
+  nkeys: number;
+  keyTypes: DType[];
+  /** lquantize/llquantize: the packed parameters of the first use. */
+  arg?: bigint;
+}
+
+/** Aggregating functions: their action kind and how many arguments they take. */
+const AGG_FUNCS: Record<string, { kind: number; min: number; max: number }> = {
+  count: { kind: D.DTRACEAGG_COUNT, min: 0, max: 0 },
+  sum: { kind: D.DTRACEAGG_SUM, min: 1, max: 1 },
+  min: { kind: D.DTRACEAGG_MIN, min: 1, max: 1 },
+  max: { kind: D.DTRACEAGG_MAX, min: 1, max: 1 },
+  avg: { kind: D.DTRACEAGG_AVG, min: 1, max: 1 },
+  stddev: { kind: D.DTRACEAGG_STDDEV, min: 1, max: 1 },
+  quantize: { kind: D.DTRACEAGG_QUANTIZE, min: 1, max: 2 },
+  lquantize: { kind: D.DTRACEAGG_LQUANTIZE, min: 3, max: 5 },
+  llquantize: { kind: D.DTRACEAGG_LLQUANTIZE, min: 5, max: 6 },
+};
+
+const LIBACTS: Record<string, number> = {
+  clear: D.DT_ACT_CLEAR, trunc: D.DT_ACT_TRUNC, normalize: D.DT_ACT_NORMALIZE, denormalize: D.DT_ACT_DENORMALIZE,
+};
+
+type Pos = { line: number; column: number; file?: string };
+
+export class AggregationCodegen {
+  private aggs = new Map<string, AggInfo>();
+  private printaStatements = 0;
+
+  constructor(private cg: CodeGenerator, private opts: CodegenOptions) {}
+
+  /** `@name[keys] = func(args);` */
+  assign(target: A.Aggregation, asg: A.Assignment, actions: ActionDescription[]): void {
+    const name = target.name;
+    const shown = aggShown(name);
+    if (asg.op !== '=') throw err('D_AGG_FUNC', `${shown} must be assigned the result of an aggregating function`, asg);
+    const call = asg.value;
+    if (call.kind !== 'Call' || call.callee.kind !== 'Identifier' || !(call.callee.name in AGG_FUNCS))
+      throw err('D_AGG_FUNC', `${shown} must be assigned the result of an aggregating function`, asg);
+    const func = call.callee.name;
+    const spec = AGG_FUNCS[func];
+    const n = call.args.length;
+    if (n < spec.min || n > spec.max) {
+      const want = spec.min === spec.max ? `${spec.min}` : n < spec.min ? `at least ${spec.min}` : `at most ${spec.max}`;
+      throw err('D_PROTO_LEN', `${func}( ) prototype mismatch: ${n} arg${n === 1 ? '' : 's'} passed, ${want} expected`, call);
+    }
+
+    const keys = target.keys ?? [];
+    let info = this.aggs.get(name);
+    if (!info) {
+      info = { id: this.aggs.size + 1, func, nkeys: keys.length, keyTypes: [] };
+      this.aggs.set(name, info);
+    } else if (info.func !== func) {
+      throw err('D_AGG_REDEF', `aggregation redefined: ${shown}\n\t current: ${func}( )\n\tprevious: ${info.func}( )`, asg);
+    } else if (info.nkeys !== keys.length) {
+      throw err('D_AGG_REDEF', `${shown} key signature mismatch: ${keys.length} keys used, ${info.nkeys} declared`, asg);
+    }
+
+    // Parameters first: they are checked before any code is generated, as DTrace does.
+    let arg = 0n;
+    let incr: A.Expression | undefined;
+    if (func === 'lquantize') {
+      arg = this.lquantizeArg(call, info);
+      incr = call.args[4];
+    } else if (func === 'llquantize') {
+      arg = this.llquantizeArg(call, info);
+      incr = call.args[5];
+    } else if (func === 'quantize') {
+      incr = call.args[1];
+    }
+
+    const keyTypes: DType[] = [];
+    for (const k of keys) {
+      const g = new DifoGen(this.cg, this.opts);
+      const v = g.expr(k);
+      if (v.type.kind === 'void') throw err('D_AGG_SCALAR', `${shown} key must be of scalar type`, k);
+      keyTypes.push(v.type);
+      actions.push(plain(D.DTRACEACT_DIFEXPR, g.finish(v, v.type)));
+    }
+    if (info.keyTypes.length === 0) info.keyTypes = keyTypes;
+
+    let ntuple = keys.length;
+    if (incr) {
+      const g = new DifoGen(this.cg, this.opts);
+      const v = g.expr(incr);
+      if (!isScalar(v.type)) {
+        const argmax = spec.max;
+        throw err('D_PROTO_ARG', `${func}( ) increment value (argument #${argmax}) must be of scalar type`, call);
+      }
+      // The value rides along; the void type keeps it out of the key.
+      actions.push(plain(D.DTRACEACT_DIFEXPR, g.finish(v, VOID)));
+      ntuple++;
+    }
+
+    let difo: Difo | null = null;
+    if (spec.min > 0) {
+      const g = new DifoGen(this.cg, this.opts);
+      const v = g.expr(call.args[0]);
+      if (!isScalar(v.type))
+        throw err('D_PROTO_ARG', `${func}( ) argument #1 is incompatible with prototype:\n\tprototype: uint64_t\n\t argument: ${typeName(v.type)}`, call);
+      difo = g.finish(v, LONG);
+    }
+    actions.push({ kind: spec.kind, difo, ntuple, arg, uarg: BigInt(info.id), aggName: name });
+  }
+
+  /** printa, clear, trunc, normalize, denormalize; false when `name` is none of them. */
+  action(call: A.Call, name: string, actions: ActionDescription[]): boolean {
+    if (name === 'printa') {
+      this.printa(call, actions);
+      return true;
+    }
+    if (!(name in LIBACTS)) return false;
+    const args = call.args;
+    const argc = args.length;
+    const tagBase = name === 'denormalize' ? 'NORMALIZE' : name.toUpperCase();
+    if (name === 'clear' && argc !== 1)
+      throw err('D_CLEAR_PROTO', `clear( ) prototype mismatch: ${argc} args passed, 1 expected`, call);
+    if ((name === 'normalize' && argc !== 2) || (name === 'denormalize' && argc !== 1))
+      throw err('D_NORMALIZE_PROTO', `${name}( ) prototype mismatch: ${argc} args passed, ${name === 'normalize' ? 2 : 1} expected`, call);
+    if (name === 'trunc' && (argc < 1 || argc > 2))
+      throw err('D_TRUNC_PROTO', `trunc( ) prototype mismatch: ${argc} args passed, ${argc < 1 ? 'at least 1' : 'no more than 2'} expected`, call);
+    const info = this.aggregationArg(args[0], name, 1, `D_${tagBase}_AGGARG`, `D_${tagBase}_AGGBAD`, call);
+    const act = LIBACTS[name];
+    actions.push({ ...plain(D.DTRACEACT_LIBACT, this.constant(info.id, call)), arg: BigInt(act) });
+    if (name === 'normalize' || name === 'trunc') {
+      let difo: Difo;
+      if (argc === 2) {
+        const g = new DifoGen(this.cg, this.opts);
+        const v = g.expr(args[1]);
+        if (!isScalar(v.type)) throw err(`D_${tagBase}_SCALAR`, `${name}( ) argument #2 must be of scalar type`, call);
+        difo = g.finish(v, LONG);
+      } else {
+        difo = this.constant(0, call);
+      }
+      actions.push({ ...plain(D.DTRACEACT_LIBACT, difo), arg: BigInt(act) });
+    }
+    return true;
+  }
+
+  private printa(call: A.Call, actions: ActionDescription[]): void {
+    const args = call.args;
+    let format: string | undefined;
+    let first = 0;
+    if (args[0]?.kind === 'StringLiteral') {
+      format = args[0].value;
+      first = 1;
+    }
+    const argr = first + 1;
+    if (args.length < argr)
+      throw err('D_PRINTA_PROTO', `printa( ) prototype mismatch: ${args.length} args passed, ${argr} expected`, call);
+    const infos: AggInfo[] = [];
+    for (let i = first; i < args.length; i++) {
+      const info = this.aggregationArg(args[i], 'printa', i + 1, 'D_PRINTA_AGGARG', 'D_PRINTA_AGGBAD', call);
+      if (infos.length > 0) this.sameKeys(infos[0], info, args[first], args[i], call);
+      infos.push(info);
+    }
+    if (format !== undefined) {
+      const problem = validateFormat(format, infos[0].keyTypes.map(argType), {
+        func: 'printa', argOffset: 1, aggregation: true, aggAction: infos[0].func,
+      });
+      if (problem) throw err(problem.tag, problem.message, call);
+    }
+    const uarg = BigInt(++this.printaStatements);
+    for (const info of infos) {
+      actions.push({ ...plain(D.DTRACEACT_PRINTA, this.constant(info.id, call)), uarg, format });
+    }
+  }
+
+  /** printa() of several aggregations needs matching key signatures (dt_printa_validate). */
+  private sameKeys(a: AggInfo, b: AggInfo, an: A.Expression, bn: A.Expression, at: Pos): void {
+    const l = (an as A.Aggregation).name, r = (bn as A.Aggregation).name;
+    if (a.nkeys !== b.nkeys) {
+      const keys = (n: number) => `${n} key${n === 1 ? '' : 's'}`;
+      throw err('D_PRINTA_AGGKEY', `printa( ): @${l} and @${r} do not have matching key signatures: @${l} has ${keys(a.nkeys)}, @${r} has ${keys(b.nkeys)}`, at);
+    }
+    for (let i = 0; i < a.keyTypes.length && i < b.keyTypes.length; i++) {
+      const lt = a.keyTypes[i], rt = b.keyTypes[i];
+      const compatible = (isInteger(lt) && isInteger(rt)) || typeName(lt) === typeName(rt);
+      if (!compatible) {
+        throw err('D_PRINTA_AGGPROTO', `printa( ): @${r}[ ] key #${i + 1} is incompatible with @${l}:\n` +
+          `${l.padStart(9)} key #${i + 1}: ${typeName(lt)}\n${r.padStart(9)} key #${i + 1}: ${typeName(rt)}`, at);
+      }
+    }
+  }
+
+  private aggregationArg(e: A.Expression | undefined, func: string, argn: number, badArg: string, undef: string, at: Pos): AggInfo {
+    if (!e || e.kind !== 'Aggregation' || (e.keys !== null && e.keys !== undefined)) {
+      throw err(badArg, `${func}( ) argument #${argn} is incompatible with prototype:\n\tprototype: aggregation\n\t argument: ${e ? describeArg(e) : 'void'}`, at);
+    }
+    const info = this.aggs.get(e.name);
+    if (!info) throw err(undef, `undefined aggregation: ${aggShown(e.name)}`, at);
+    return info;
+  }
+
+  /** A DIFO returning a constant (dt_action_difconst). */
+  private constant(value: number, at: A.Expression | A.Call): Difo {
+    const g = new DifoGen(this.cg, this.opts);
+    const r = g.alloc(at as A.Expression);
+    g.b.setx(BigInt(value), r);
+    return g.finish({ reg: r, type: INT }, INT);
+  }
+
+  private lquantizeArg(call: A.Call, info: AggInfo): bigint {
+    const [, a1, a2, a3] = call.args;
+    const base = constValue(a1);
+    if (base === null) throw err('D_LQUANT_BASETYPE', 'lquantize( ) argument #1 must be an integer constant', a1);
+    if (base < -0x80000000n || base > 0x7fffffffn) throw err('D_LQUANT_BASEVAL', 'lquantize( ) argument #1 must be a 32-bit quantity', a1);
+    const limit = constValue(a2);
+    if (limit === null) throw err('D_LQUANT_LIMTYPE', 'lquantize( ) argument #2 must be an integer constant', a2);
+    if (limit < -0x80000000n || limit > 0x7fffffffn) throw err('D_LQUANT_LIMVAL', 'lquantize( ) argument #2 must be a 32-bit quantity', a2);
+    if (limit < base) throw err('D_LQUANT_MISMATCH', 'lquantize( ) base (argument #1) must be less than limit (argument #2)', call);
+    let step = 1n;
+    if (a3) {
+      const s = constValue(a3);
+      if (s === null || s <= 0n) throw err('D_LQUANT_STEPTYPE', 'lquantize( ) argument #3 must be a non-zero positive integer constant', a3);
+      if (s > 0xffffn) throw err('D_LQUANT_STEPVAL', 'lquantize( ) argument #3 must be a 16-bit quantity', a3);
+      step = s;
+    }
+    const levels = (limit - base) / step;
+    if (levels === 0n) throw err('D_LQUANT_STEPLARGE', 'lquantize( ) step (argument #3) too large: must have at least one quantization level', call);
+    if (levels > 0xffffn) throw err('D_LQUANT_STEPSMALL', 'lquantize( ) step (argument #3) too small: number of quantization levels must be a 16-bit quantity', call);
+    const arg = D.packLquantizeArg({ base: Number(base), step: Number(step), levels: Number(levels) });
+    if (info.arg === undefined) info.arg = arg;
+    else if (info.arg !== arg) {
+      const o = D.unpackLquantizeArg(info.arg);
+      if (o.base !== Number(base))
+        throw err('D_LQUANT_MATCHBASE', `lquantize( ) base (argument #1) doesn't match previous declaration: expected ${o.base}, found ${base}`, call);
+      if (o.levels * o.step !== Number(levels * step))
+        throw err('D_LQUANT_MATCHLIM', `lquantize( ) limit (argument #2) doesn't match previous declaration: expected ${o.base + o.levels * o.step}, found ${Number(base + levels * step)}`, call);
+      throw err('D_LQUANT_MATCHSTEP', `lquantize( ) step (argument #3) doesn't match previous declaration: expected ${o.step}, found ${step}`, call);
+    }
+    return arg;
+  }
+
+  private llquantizeArg(call: A.Call, info: AggInfo): bigint {
+    const names = [
+      ['factor', 'FACTOR'], ['low magnitude', 'LMAG'], ['high magnitude', 'HMAG'], ['linear steps per magnitude', 'STEP'],
+    ] as const;
+    const v: number[] = [];
+    names.forEach(([what, tag], i) => {
+      const e = call.args[i + 1];
+      const c = constValue(e);
+      if (c === null) throw err(`D_LLQUANT_${tag}TYPE`, `llquantize( ) argument #${i + 1} (${what}) must be an integer constant`, e);
+      if (BigInt.asUintN(64, c) > 0xffffn) throw err(`D_LLQUANT_${tag}VAL`, `llquantize( ) argument #${i + 1} (${what}) must be an unsigned 16-bit quantity`, e);
+      v.push(Number(c));
+    });
+    const [factor, low, high, nsteps] = v;
+    if (factor < 2) throw err('D_LLQUANT_FACTORSMALL', 'llquantize( ) factor (argument #1) must be two or more', call);
+    if (low >= high) throw err('D_LLQUANT_MAGRANGE', 'llquantize( ) high magnitude (argument #3) must be greater than low magnitude (argument #2)', call);
+    if (nsteps < factor)
+      throw err('D_LLQUANT_FACTORNSTEPS', 'llquantize( ) factor (argument #1) must be less than or equal to the number of linear steps per magnitude (argument #4)', call);
+    let p = BigInt(factor);
+    while (p < BigInt(nsteps)) p *= BigInt(factor);
+    if (nsteps % factor !== 0 || p % BigInt(nsteps) !== 0n)
+      throw err('D_LLQUANT_FACTOREVEN', 'llquantize( ) factor (argument #1) must evenly divide the number of steps per magnitude (argument #4), and the number of steps per magnitude must evenly divide a power of the factor', call);
+    let order = 1n;
+    for (let i = 0; i <= high + 1; i++) {
+      if (BigInt.asUintN(64, order * BigInt(factor)) > order) order = BigInt.asUintN(64, order * BigInt(factor));
+      else throw err('D_LLQUANT_MAGTOOBIG', `llquantize( ) factor (${factor}) raised to power of high magnitude (${high}) plus 1 overflows 64-bits`, call);
+    }
+    const arg = D.packLlquantizeArg({ factor, low, high, nsteps });
+    if (info.arg === undefined) info.arg = arg;
+    else if (info.arg !== arg) {
+      const o = D.unpackLlquantizeArg(info.arg);
+      const old = [o.factor, o.low, o.high, o.nsteps];
+      const tags = ['FACTORMATCH', 'LMAGMATCH', 'HMAGMATCH', 'STEPMATCH'];
+      const i = old.findIndex((x, j) => x !== v[j]);
+      throw err(`D_LLQUANT_${tags[i]}`, `llquantize( ) ${names[i][0]} (argument #${i + 1}) doesn't match previous declaration: expected ${old[i]}, found ${v[i]}`, call);
+    }
+    return arg;
+  }
+}
+
+function plain(kind: number, difo: Difo | null): ActionDescription {
+  return { kind, difo, ntuple: 0, arg: 0n, uarg: 0n };
+}
+
+function aggShown(name: string): string {
+  return name === '_' ? '@' : `@${name}`;
+}
+
+function isScalar(t: DType): boolean {
+  return isInteger(t) || t.kind === 'pointer';
+}
+
+function describeArg(e: A.Expression): string {
+  if (e.kind === 'StringLiteral') return 'string';
+  if (e.kind === 'IntegerLiteral') return 'int';
+  if (e.kind === 'Aggregation') return 'aggregation';
+  return 'expression';
+}
+
+function argType(t: DType): ArgType {
+  if (t.kind === 'int') return { name: t.name, kind: 'integer', size: t.size, signed: t.signed };
+  if (t.kind === 'string') return { name: 'string', kind: 'string' };
+  if (t.kind === 'pointer') return { name: typeName(t), kind: 'pointer', size: 8 };
+  return { name: typeName(t), kind: 'other' };
+}
+
+/** The value of an integer constant expression, or null when it is not one. */
+export function constValue(e: A.Expression | undefined): bigint | null {
+  if (!e) return null;
+  switch (e.kind) {
+    case 'IntegerLiteral':
+      return e.value;
+    case 'Unary': {
+      const v = constValue(e.operand);
+      if (v === null) return null;
+      if (e.op === '-') return BigInt.asIntN(64, -v);
+      if (e.op === '+') return v;
+      if (e.op === '~') return BigInt.asIntN(64, ~v);
+      return null;
+    }
+    case 'Binary': {
+      const l = constValue(e.left), r = constValue(e.right);
+      if (l === null || r === null) return null;
+      switch (e.op) {
+        case '+': return BigInt.asIntN(64, l + r);
+        case '-': return BigInt.asIntN(64, l - r);
+        case '*': return BigInt.asIntN(64, l * r);
+        case '/': return r === 0n ? null : l / r;
+        case '%': return r === 0n ? null : l % r;
+        case '<<': return BigInt.asIntN(64, l << r);
+        case '>>': return l >> r;
+        case '&': return l & r;
+        case '|': return l | r;
+        case '^': return l ^ r;
+        default: return null;
+      }
+    }
+    default:
+      return null;
+  }
+}

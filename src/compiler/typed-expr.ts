@@ -1,0 +1,469 @@
+// Code generation for the expressions that depend on C types: member access (`.` and `->`),
+// unary `*` and `&`, indexing of pointers and arrays, pointer arithmetic and comparison, casts,
+// sizeof, offsetof and stringof.
+//
+// A value of a struct, union or array type is its address (DTrace passes these by reference), so
+// `.`, `[]` and `*` on them compute addresses; scalar objects are then loaded from kernel memory
+// with the DIF load of their width and signedness (the Linux bridge turns those into
+// bpf_probe_read_kernel and faults on bad addresses). Messages are libdtrace's.
+
+import * as D from '../dif/constants.js';
+import { encodeLoad, encodeR } from '../dif/builder.js';
+import type * as A from './ast.js';
+import { DifoGen, type Val, err } from './codegen.js';
+import { DtraceError } from './errors.js';
+import { PTRDIFF_T, SIZE_T, isStringCompatible, sizeOf, type TypeScope } from './ctypes.js';
+import {
+  BUILTINS, INT, STRING, isByRef, isInteger, isScalar, pointerTo, typeName, type DType,
+} from './types.js';
+
+/** An object in memory: its address in `reg`, and for bit-fields where the bits are. */
+interface Place {
+  reg: number;
+  type: DType;
+  /** Bit-field width (0 for whole objects) and bit offset from `reg`. */
+  bits: number;
+  bitOffset: number;
+  userland: boolean;
+}
+
+const KERNEL_LOADS: Record<number, [number, number]> = {
+  1: [D.DIF_OP_LDSB, D.DIF_OP_LDUB], 2: [D.DIF_OP_LDSH, D.DIF_OP_LDUH],
+  4: [D.DIF_OP_LDSW, D.DIF_OP_LDUW], 8: [D.DIF_OP_LDX, D.DIF_OP_LDX],
+};
+const USER_LOADS: Record<number, [number, number]> = {
+  1: [D.DIF_OP_ULDSB, D.DIF_OP_ULDUB], 2: [D.DIF_OP_ULDSH, D.DIF_OP_ULDUH],
+  4: [D.DIF_OP_ULDSW, D.DIF_OP_ULDUW], 8: [D.DIF_OP_ULDX, D.DIF_OP_ULDX],
+};
+
+function scope(g: DifoGen): TypeScope {
+  return g.cg.types;
+}
+
+function isPointerLike(t: DType): boolean {
+  return t.kind === 'pointer' || t.kind === 'array';
+}
+
+/** Resolve a struct definition through forward declarations, as `->` and `.` need it. */
+function structOf(g: DifoGen, t: DType, op: string, at: A.Expression) {
+  if (t.kind !== 'struct') return undefined;
+  const def = scope(g).complete(t.def);
+  if (!def) {
+    throw err('D_OP_INCOMPLETE', `operator ${op} cannot be applied to a forward declaration: no ${t.def.union ? 'union' : 'struct'} ${t.def.tag ?? '(anon)'} definition is available`, at);
+  }
+  return def;
+}
+
+function addConst(g: DifoGen, reg: number, n: number, at: A.Expression): void {
+  if (n === 0) return;
+  const k = g.alloc(at);
+  g.b.setx(BigInt(n), k);
+  g.b.emit(encodeR(D.DIF_OP_ADD, reg, k, reg));
+  g.release(k);
+}
+
+/** The place a member expression designates. */
+function memberPlace(g: DifoGen, e: A.Member): Place {
+  const op = e.arrow ? '->' : '.';
+  const obj = g.expr(e.object);
+  let target: DType = obj.type;
+  let userland = false;
+  if (e.arrow) {
+    if (obj.type.kind !== 'pointer') {
+      g.release(obj.reg);
+      throw err('D_OP_PTR', 'operator -> must be applied to a pointer', e);
+    }
+    userland = obj.type.userland === true;
+    target = scope(g).pointee(obj.type) ?? { kind: 'void' };
+  }
+  if (target.kind !== 'struct') {
+    g.release(obj.reg);
+    if (e.arrow) throw err('D_OP_SOU', `operator -> cannot be applied to pointer to type "${resolvedName(target)}"; must be applied to a struct or union pointer`, e);
+    throw err('D_OP_SOU', `operator . cannot be applied to type "${resolvedName(target)}"; must be applied to a struct or union`, e);
+  }
+  const def = structOf(g, target, op, e)!;
+  const m = scope(g).member(def, e.member);
+  if (!m) {
+    g.release(obj.reg);
+    throw err('D_TYPE_MEMBER', `${e.member} is not a member of ${def.union ? 'union' : 'struct'} ${def.tag ?? '(anon)'}`, e);
+  }
+  const byteOffset = m.bits ? 0 : m.bitOffset / 8;
+  addConst(g, obj.reg, byteOffset, e);
+  return { reg: obj.reg, type: m.type, bits: m.bits, bitOffset: m.bits ? m.bitOffset : 0, userland };
+}
+
+/** The C name of a type with its typedef names resolved away (what ctf_type_resolve gives). */
+function resolvedName(t: DType): string {
+  switch (t.kind) {
+    case 'int': {
+      const base: Record<number, string> = { 1: 'char', 2: 'short', 4: 'int', 8: 'long' };
+      return t.signed ? base[t.size] : `unsigned ${base[t.size]}`;
+    }
+    case 'array': case 'struct': case 'enum': return typeName({ ...t, name: undefined });
+    default: return typeName(t);
+  }
+}
+
+/** Load the value of an object: scalars from memory, aggregates stay addresses. */
+function load(g: DifoGen, p: Place, at: A.Expression): Val {
+  const t = p.type;
+  if (p.bits) return loadBitfield(g, p, at);
+  if (isByRef(t)) return { reg: p.reg, type: t };
+  let size: number;
+  let signed = false;
+  if (t.kind === 'int') size = t.size, signed = t.signed;
+  else if (t.kind === 'enum') size = 4, signed = true;
+  else if (t.kind === 'pointer') size = 8;
+  else if (t.kind === 'float' && t.size <= 8) size = t.size; // the bits, as DTrace records them
+  else if (t.kind === 'float') return { reg: p.reg, type: t };
+  else if (t.kind === 'string') return { reg: p.reg, type: STRING };
+  else throw err('D_DEREF_VOID', 'cannot dereference pointer to void', at);
+  const ops = (p.userland ? USER_LOADS : KERNEL_LOADS)[size];
+  g.b.emit(encodeLoad(ops[signed ? 0 : 1], p.reg, p.reg));
+  return { reg: p.reg, type: t };
+}
+
+/** Load the smallest power-of-two word holding the bits, then shift them into place. */
+function loadBitfield(g: DifoGen, p: Place, at: A.Expression): Val {
+  const b = g.b;
+  const firstByte = Math.floor(p.bitOffset / 8);
+  const shift = p.bitOffset % 8;
+  const need = Math.ceil((shift + p.bits) / 8);
+  const size = need <= 1 ? 1 : need <= 2 ? 2 : need <= 4 ? 4 : 8;
+  addConst(g, p.reg, firstByte, at);
+  const ops = (p.userland ? USER_LOADS : KERNEL_LOADS)[size];
+  b.emit(encodeLoad(ops[1], p.reg, p.reg));
+  const signed = (p.type.kind === 'int' && p.type.signed) || p.type.kind === 'enum';
+  // (word << (64 - shift - bits)) >> (64 - bits): drops the bits above, then those below.
+  const k = g.alloc(at);
+  b.setx(BigInt(64 - shift - p.bits), k);
+  b.emit(encodeR(D.DIF_OP_SLL, p.reg, k, p.reg));
+  b.setx(BigInt(64 - p.bits), k);
+  b.emit(encodeR(signed ? D.DIF_OP_SRA : D.DIF_OP_SRL, p.reg, k, p.reg));
+  g.release(k);
+  return { reg: p.reg, type: p.type };
+}
+
+export function member(g: DifoGen, e: A.Member): Val {
+  return load(g, memberPlace(g, e), e);
+}
+
+/** The place `*e` designates. */
+function derefPlace(g: DifoGen, e: A.Unary): Place {
+  const v = g.expr(e.operand);
+  if (!isPointerLike(v.type)) {
+    g.release(v.reg);
+    throw err('D_DEREF_NONPTR', 'cannot dereference non-pointer type', e);
+  }
+  const to = scope(g).pointee(v.type) ?? { kind: 'void' };
+  if (to.kind === 'void') throw err('D_DEREF_VOID', 'cannot dereference pointer to void', e);
+  if (to.kind === 'function') throw err('D_DEREF_FUNC', 'cannot dereference pointer to function', e);
+  if (to.kind === 'struct') structOf(g, to, '*', e);
+  return { reg: v.reg, type: to, bits: 0, bitOffset: 0, userland: v.type.kind === 'pointer' && v.type.userland === true };
+}
+
+export function dereference(g: DifoGen, e: A.Unary): Val {
+  return load(g, derefPlace(g, e), e);
+}
+
+/** Is `base[...]` pointer/array indexing (rather than an associative array)? */
+export function isPointerIndex(g: DifoGen, e: A.Index): boolean {
+  const base = e.base;
+  if (base.kind === 'Aggregation' || base.kind === 'ThreadLocal' || base.kind === 'ClauseLocal') return false;
+  if (base.kind !== 'Identifier') return true;
+  if (base.module !== undefined || BUILTINS.has(base.name) || scope(g).inlines.has(base.name)) return true;
+  const gl = g.cg.global(base.name);
+  return gl !== undefined && isPointerLike(gl.type);
+}
+
+function indexPlace(g: DifoGen, e: A.Index): Place {
+  const base = g.expr(e.base);
+  if (e.keys.length !== 1) {
+    g.release(base.reg);
+    throw err('D_ARR_BADREF', `cannot access ${describe(e.base)} as an associative array`, e);
+  }
+  const idx = g.expr(e.keys[0]);
+  const sum = addPointer(g, '+', base, idx, e);
+  const to = scope(g).pointee(sum.type) ?? { kind: 'void' };
+  if (to.kind === 'void') throw err('D_DEREF_VOID', 'cannot dereference pointer to void', e);
+  return { reg: sum.reg, type: to, bits: 0, bitOffset: 0, userland: sum.type.kind === 'pointer' && sum.type.userland === true };
+}
+
+export function indexPointer(g: DifoGen, e: A.Index): Val {
+  return load(g, indexPlace(g, e), e);
+}
+
+/** How dt_node_name() names the indexed expression. */
+function describe(e: A.Expression): string {
+  if (e.kind === 'Identifier') return `scalar ${e.name}`;
+  if (e.kind === 'Member') return `operator ${e.arrow ? '->' : '.'}`;
+  if (e.kind === 'Index') return 'operator [';
+  if (e.kind === 'Unary') return `operator ${e.op}`;
+  return 'expression';
+}
+
+/** `&e` for the objects D lets a program take the address of. */
+export function addressOf(g: DifoGen, e: A.Unary): Val {
+  const o = e.operand;
+  let p: Place;
+  if (o.kind === 'Identifier' || o.kind === 'ThreadLocal' || o.kind === 'ClauseLocal' || o.kind === 'Aggregation')
+    throw err('D_ADDROF_VAR', 'cannot take address of dynamic variable', e);
+  if (o.kind === 'Member') p = memberPlace(g, o);
+  else if (o.kind === 'Unary' && o.op === '*') p = derefPlace(g, o);
+  else if (o.kind === 'Index' && isPointerIndex(g, o)) p = indexPlace(g, o);
+  else throw err('D_ADDROF_LVAL', 'unacceptable operand for unary & operator', e);
+  if (p.type.kind === 'array') {
+    g.release(p.reg);
+    throw err('D_ADDROF_LVAL', 'unacceptable operand for unary & operator', e);
+  }
+  if (p.bits) {
+    g.release(p.reg);
+    throw err('D_ADDROF_BITFIELD', 'cannot take address of bit-field', e);
+  }
+  return { reg: p.reg, type: pointerTo(p.type, p.userland) };
+}
+
+// ---- arithmetic and comparison
+
+function isNullConstant(e: A.Expression): boolean {
+  return e.kind === 'IntegerLiteral' && e.value === 0n;
+}
+
+function elementSize(g: DifoGen, t: DType): number {
+  const to = scope(g).pointee(t);
+  return to ? sizeOf(to) : 0;
+}
+
+/** `p + i`, `i + p`, `p - i`, `p - q` with C's scaling; the operands' registers are consumed. */
+function addPointer(g: DifoGen, op: '+' | '-', l: Val, r: Val, at: A.Expression): Val {
+  const b = g.b;
+  const lp = isPointerLike(l.type) && elementSize(g, l.type) > 0;
+  const rp = isPointerLike(r.type) && elementSize(g, r.type) > 0;
+  const li = isInteger(l.type) && l.type.kind !== 'pointer';
+  const ri = isInteger(r.type) && r.type.kind !== 'pointer';
+  const incompatible = () => err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(l.type)}" ${op} "${typeName(r.type)}"`, at);
+  const scale = (reg: number, n: number) => {
+    if (n === 1) return;
+    const k = g.alloc(at);
+    b.setx(BigInt(n), k);
+    b.emit(encodeR(D.DIF_OP_MUL, reg, k, reg));
+    g.release(k);
+  };
+  const decay = (t: DType): DType => (t.kind === 'array' ? pointerTo(t.of) : t);
+  if (lp && ri) {
+    scale(r.reg, elementSize(g, l.type));
+    b.emit(encodeR(op === '+' ? D.DIF_OP_ADD : D.DIF_OP_SUB, l.reg, r.reg, l.reg));
+    g.release(r.reg);
+    return { reg: l.reg, type: decay(l.type) };
+  }
+  if (li && rp && op === '+') {
+    scale(l.reg, elementSize(g, r.type));
+    b.emit(encodeR(D.DIF_OP_ADD, l.reg, r.reg, l.reg));
+    g.release(r.reg);
+    return { reg: l.reg, type: decay(r.type) };
+  }
+  if (lp && rp && op === '-' && pointersCompatible(g, l.type, r.type)) {
+    b.emit(encodeR(D.DIF_OP_SUB, l.reg, r.reg, l.reg));
+    const n = elementSize(g, l.type);
+    if (n !== 1) {
+      b.setx(BigInt(n), r.reg);
+      b.emit(encodeR(D.DIF_OP_SDIV, l.reg, r.reg, l.reg));
+    }
+    g.release(r.reg);
+    return { reg: l.reg, type: PTRDIFF_T };
+  }
+  g.release(l.reg), g.release(r.reg);
+  throw incompatible();
+}
+
+function sameType(a: DType, b: DType): boolean {
+  if (a.kind !== b.kind) return false;
+  switch (a.kind) {
+    case 'int': return b.kind === 'int' && a.size === b.size && a.signed === b.signed;
+    case 'struct': return b.kind === 'struct' && (a.def === b.def || (a.def.tag !== null && a.def.tag === b.def.tag && a.def.union === b.def.union));
+    case 'enum': return b.kind === 'enum' && (a.def === b.def || (a.def.tag !== null && a.def.tag === b.def.tag));
+    case 'array': return b.kind === 'array' && a.count === b.count && sameType(a.of, b.of);
+    case 'pointer': return b.kind === 'pointer' && a.name.replace(/\s+/g, '') === b.name.replace(/\s+/g, '');
+    case 'float': return b.kind === 'float' && a.size === b.size;
+    default: return true;
+  }
+}
+
+function pointersCompatible(g: DifoGen, a: DType, b: DType): boolean {
+  if (a.kind === 'pointer' && b.kind === 'pointer' && (a.userland === true) !== (b.userland === true)) return false;
+  const ta = scope(g).pointee(a), tb = scope(g).pointee(b);
+  if (!ta || !tb) return false;
+  return ta.kind === 'void' || tb.kind === 'void' || sameType(ta, tb);
+}
+
+/**
+ * Arithmetic on typed operands: pointer +/- integer, pointer - pointer, and the errors for
+ * operands that are not integers. Returns null for plain integers (and strings), which the
+ * caller handles as before.
+ */
+export function typedArith(g: DifoGen, op: A.BinaryOperator, l: Val, r: Val, at: A.Expression): Val | null {
+  const plain = (t: DType) => t.kind === 'int' || t.kind === 'string';
+  if (plain(l.type) && plain(r.type)) return null;
+  if (op === '+' || op === '-') {
+    if (isPointerLike(l.type) || isPointerLike(r.type)) return addPointer(g, op, l, r, at);
+  }
+  const ints = (t: DType) => t.kind === 'int' || t.kind === 'enum';
+  if (ints(l.type) && ints(r.type)) return null; // enums behave as int
+  g.release(l.reg), g.release(r.reg);
+  if (op === '+' || op === '-')
+    throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(l.type)}" ${op} "${typeName(r.type)}"`, at);
+  if (op === '*' || op === '/') throw err('D_OP_ARITH', `operator ${op} requires operands of arithmetic type`, at);
+  throw err('D_OP_INT', `operator ${op} requires operands of integral type`, at);
+}
+
+/**
+ * Type-check a relational operator as DTrace does: integers with integers, strings with
+ * string-compatible values (a strcmp), compatible pointers, or a pointer with constant 0.
+ * Returns whether the comparison is a string comparison.
+ */
+export function comparison(g: DifoGen, e: A.Binary, l: Val, r: Val): 'string' | 'integer' {
+  const lt = l.type, rt = r.type;
+  if (isInteger(lt) && isInteger(rt) && lt.kind !== 'pointer' && rt.kind !== 'pointer') return 'integer';
+  const sl = isStringCompatible(lt, scope(g)), sr = isStringCompatible(rt, scope(g));
+  if (sl && sr && (lt.kind === 'string' || rt.kind === 'string')) return 'string';
+  if (sameType(lt, rt) && isScalar(lt)) return 'integer';
+  const lint = isInteger(lt) && lt.kind !== 'pointer', rint = isInteger(rt) && rt.kind !== 'pointer';
+  if (isPointerLike(lt) && rint && isNullConstant(e.right)) return 'integer';
+  if (isPointerLike(rt) && lint && isNullConstant(e.left)) return 'integer';
+  if (isPointerLike(lt) && isPointerLike(rt) && pointersCompatible(g, lt, rt)) return 'integer';
+  g.release(l.reg), g.release(r.reg);
+  throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(lt)}" ${e.op} "${typeName(rt)}"`, e);
+}
+
+// ---- casts, sizeof, offsetof, stringof
+
+export function cast(g: DifoGen, e: A.Cast): Val {
+  const to = scope(g).resolve(e.type.type);
+  const v = g.expr(e.operand);
+  const from = v.type;
+  const ok =
+    sameType(to, from) ||
+    (isScalar(to) && (isScalar(from) || from.kind === 'function')) ||
+    to.kind === 'void' ||
+    (to.kind === 'pointer' && isPointerLike(from)) ||
+    (to.kind === 'string' && (isScalar(from) || isPointerLike(from) || isStringCompatible(from, scope(g))));
+  if (!ok) {
+    g.release(v.reg);
+    throw err('D_CAST_INVAL', `invalid cast expression: "${typeName(from)}" to "${typeName(to)}"`, e);
+  }
+  if (to.kind === 'int' && to.size < 8) {
+    const k = g.alloc(e);
+    g.b.setx(BigInt(64 - to.size * 8), k);
+    g.b.emit(encodeR(D.DIF_OP_SLL, v.reg, k, v.reg));
+    g.b.emit(encodeR(to.signed ? D.DIF_OP_SRA : D.DIF_OP_SRL, v.reg, k, v.reg));
+    g.release(k);
+  }
+  return { reg: v.reg, type: to };
+}
+
+function constantVal(g: DifoGen, n: number | bigint, type: DType, at: A.Expression): Val {
+  const r = g.alloc(at);
+  g.b.setx(BigInt(n), r);
+  return { reg: r, type };
+}
+
+export function sizeofType(g: DifoGen, e: A.SizeofType): Val {
+  const t = scope(g).resolve(e.type.type);
+  const n = sizeOf(t, g.opts.strsize);
+  if (n === 0) throw err('D_SIZEOF_TYPE', 'cannot apply sizeof to an operand of unknown size', e);
+  return constantVal(g, n, SIZE_T, e);
+}
+
+export function sizeofExpression(g: DifoGen, e: A.SizeofExpression): Val {
+  const o = e.operand;
+  if (o.kind === 'StringLiteral') return constantVal(g, o.bytes.length + 1, SIZE_T, e);
+  // The operand is typed but not evaluated: compile it into a scratch DIF object.
+  const scratch = new DifoGen(g.cg, g.opts);
+  let type: DType;
+  let bits = false;
+  if (o.kind === 'Member') {
+    const p = memberPlace(scratch, o);
+    type = p.type, bits = p.bits > 0;
+  } else type = scratch.expr(o).type;
+  if (bits) throw err('D_SIZEOF_BITFIELD', 'cannot apply sizeof to a bit-field', e);
+  const n = sizeOf(type, g.opts.strsize);
+  if (n === 0) throw err('D_SIZEOF_TYPE', 'cannot apply sizeof to an operand of unknown size', e);
+  return constantVal(g, n, SIZE_T, e);
+}
+
+export function offsetof(g: DifoGen, e: A.Offsetof): Val {
+  const t = scope(g).resolve(e.type.type);
+  if (t.kind !== 'struct') throw err('D_OFFSETOF_TYPE', 'offsetof operand must be a struct or union type', e);
+  const def = scope(g).complete(t.def);
+  const m = def ? scope(g).member(def, e.member) : undefined;
+  if (!m) throw err('D_UNKNOWN', `failed to determine offset of ${e.member}: ${def ? 'Member name not found' : 'Type is not a struct or union'}`, e);
+  if (m.bits) throw err('D_OFFSETOF_BITFIELD', `cannot take offset of a bit-field: ${e.member}`, e);
+  return constantVal(g, Math.floor(m.bitOffset / 8), INT, e);
+}
+
+export function stringof(g: DifoGen, e: A.Stringof): Val {
+  const v = g.expr(e.operand);
+  if (!isScalar(v.type) && !isPointerLike(v.type) && !isStringCompatible(v.type, scope(g))) {
+    g.release(v.reg);
+    throw err('D_STRINGOF_TYPE', `cannot apply stringof to a value of type ${typeName(v.type)}`, e);
+  }
+  return { reg: v.reg, type: STRING };
+}
+
+/**
+ * In `x == NAME` where x is of an enum type, NAME may be one of that enum's tags (kernel enums
+ * included); undefined when that rule does not apply.
+ */
+export function enumTagOperand(g: DifoGen, l: Val, e: A.Binary): Val | undefined {
+  const r = e.right;
+  if (l.type.kind !== 'enum' || r.kind !== 'Identifier' || r.module !== undefined) return undefined;
+  const value = l.type.def.values.get(r.name);
+  if (value === undefined) return undefined;
+  if (g.cg.global(r.name) || scope(g).inlines.has(r.name) || BUILTINS.has(r.name)) {
+    throw err('D_IDENT_AMBIG', `ambiguous use of operator ${e.op}: ${r.name} is both a ${typeName(l.type)} enum tag and a global ${scope(g).inlines.has(r.name) ? 'inline' : 'scalar'}`, e);
+  }
+  return constantVal(g, value, l.type, r);
+}
+
+/** An enumerator or an inline used as a value; undefined when the name is neither. */
+export function namedConstant(g: DifoGen, e: A.Identifier): Val | undefined {
+  if (e.module !== undefined) return undefined;
+  const s = scope(g);
+  const en = s.enumerators.get(e.name);
+  if (en) return constantVal(g, en.value, en.type, e);
+  const inl = s.inlines.get(e.name);
+  if (inl) {
+    if (inlineDepth > 64) throw err('D_IDENT_UNDEF', `failed to resolve ${e.name}: Unknown variable name`, e);
+    inlineDepth++;
+    try {
+      const v = g.expr(inl.value);
+      return { reg: v.reg, type: inl.type };
+    } finally {
+      inlineDepth--;
+    }
+  }
+  return undefined;
+}
+
+let inlineDepth = 0;
+
+/** Check an inline's value against its declared type (dt_cook_inline's rule). */
+export function checkInline(g: DifoGen, name: string): void {
+  const inl = scope(g).inlines.get(name);
+  if (!inl) return;
+  const v = g.expr(inl.value);
+  g.release(v.reg);
+  const t = inl.type;
+  const ok =
+    (isInteger(t) && t.kind !== 'pointer' && isInteger(v.type) && v.type.kind !== 'pointer') ||
+    (isStringCompatible(t, scope(g)) && isStringCompatible(v.type, scope(g))) ||
+    sameType(t, v.type) ||
+    (isPointerLike(t) && isPointerLike(v.type) && pointersCompatible(g, t, v.type)) ||
+    (isPointerLike(t) && isNullConstant(inl.value));
+  if (!ok) {
+    throw new DtraceError('D_OP_INCOMPAT', `inline ${name} definition uses incompatible types: "${typeName(t)}" = "${typeName(v.type)}"`, {
+      line: inl.value.line, column: inl.value.column, file: inl.value.file,
+    });
+  }
+}
+

@@ -1,0 +1,289 @@
+// D variables beyond global scalars: thread-locals (self->x), clause-locals (this->x), global and
+// thread-local associative arrays (a[k1, k2], self->a[k]), and explicit variable declarations
+// (`int x;`, `self int x;`, `this string s;`, `int a[string, int];`).
+//
+// Namespaces follow libdtrace: global scalars and global arrays share one id space (the code
+// generator's global ids), thread-local scalars and arrays share another, clause-locals a third;
+// each starts at DIF_VAR_OTHER_UBASE. A clause-local is one variable for the whole program, so the
+// clauses of one probe firing see the same this->x. A variable takes the type of its first
+// assignment or its declaration; reading one before either is a compile error, as in DTrace.
+//
+// DIF: LDTS/STTS, LDLS/STLS for scalars; keys on the tuple stack, then LDGAA/STGAA or
+// LDTAA/STTAA for arrays. Assigning 0 to a thread-local or an array element deletes it (the
+// kernel side does that); reading a missing one gives 0.
+
+import * as D from '../dif/constants.js';
+import { encodeLdv, encodeR, encodeStv } from '../dif/builder.js';
+import type * as A from './ast.js';
+import { type CodeGenerator, type DifoGen, type Val, err, resolveType } from './codegen.js';
+import { LONG, difType, typeName, type DType } from './types.js';
+
+type Scope = 'global' | 'thread' | 'local';
+
+interface Variable {
+  name: string;
+  id: number;
+  scope: Scope;
+  array: boolean;
+  /** Value type; null until the first assignment or declaration. */
+  type: DType | null;
+  /** Arrays: the key types, from the declaration or the first reference. */
+  keys: DType[] | null;
+}
+
+type DynamicTarget = A.ThreadLocal | A.ClauseLocal | A.Index;
+
+/** Identifiers that name built-in arrays, indexed by someone else's code. */
+const BUILTIN_ARRAYS = new Set(['args', 'regs', 'uregs']);
+
+const SCOPE_NUMBER: Record<Scope, number> = {
+  global: D.DIFV_SCOPE_GLOBAL, thread: D.DIFV_SCOPE_THREAD, local: D.DIFV_SCOPE_LOCAL,
+};
+
+export class Variables {
+  private arrays = new Map<string, Variable>(); // global associative arrays
+  private tls = new Map<string, Variable>();
+  private locals = new Map<string, Variable>();
+  private nextTls = D.DIF_VAR_OTHER_UBASE;
+  private nextLocal = D.DIF_VAR_OTHER_UBASE;
+
+  constructor(private cg: CodeGenerator) {}
+
+  /** Is this expression a variable this module handles (as an operand or an lvalue)? */
+  handles(e: A.Expression): e is DynamicTarget {
+    if (e.kind === 'ThreadLocal' || e.kind === 'ClauseLocal') return true;
+    if (e.kind !== 'Index') return false;
+    if (e.base.kind === 'ThreadLocal') return !this.tls.get(e.base.name) || this.tls.get(e.base.name)!.array;
+    if (e.base.kind !== 'Identifier' || e.base.module !== undefined || BUILTIN_ARRAYS.has(e.base.name)) return false;
+    // A typed global scalar indexed is pointer arithmetic, not an associative array (as in DTrace).
+    return this.cg.global(e.base.name) === undefined;
+  }
+
+  /** A global scalar reference must not name an associative array. */
+  checkScalarName(name: string, at: A.Position): void {
+    if (this.arrays.has(name))
+      throw err('D_IDENT_BADREF', `associative array '${name}' may not be referenced as scalar`, at);
+  }
+
+  // ---------------------------------------------------------------- expressions
+
+  /** The value of a variable or an array element. */
+  load(g: DifoGen, e: DynamicTarget): Val {
+    const v = this.resolve(e, false);
+    if (v.type === null) throw undefinedVariable(e, v);
+    return this.emitLoad(g, e, v);
+  }
+
+  /** `target op= value`. */
+  assign(g: DifoGen, e: A.Assignment & { target: DynamicTarget }): Val {
+    const target = e.target;
+    if (e.op === '=') {
+      const val = g.expr(e.value);
+      if (val.type.kind === 'void') throw err('D_OP_VOID', 'operator = cannot be applied to a void expression', e);
+      if (val.type.kind === 'struct' || val.type.kind === 'array')
+        throw err('D_UNSUPPORTED', `dynamic variables of type ${typeName(val.type)} are not supported yet`, e);
+      const v = this.resolve(target, true);
+      if (v.type === null) v.type = val.type;
+      else if ((v.type.kind === 'string') !== (val.type.kind === 'string'))
+        throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(v.type)}" = "${typeName(val.type)}"`, e);
+      this.emitStore(g, target, v, val.reg);
+      return { reg: val.reg, type: v.type };
+    }
+    const v = this.resolve(target, false);
+    if (v.type === null) throw undefinedVariable(target, v);
+    // x op= y is x = x op y; array keys are evaluated twice, as DTrace does.
+    const op = e.op.slice(0, -1) as A.BinaryOperator;
+    const binary: A.Binary = { kind: 'Binary', op, left: target, right: e.value, line: e.line, column: e.column, file: e.file };
+    const val = g.expr(binary);
+    this.emitStore(g, target, v, val.reg);
+    return { reg: val.reg, type: v.type };
+  }
+
+  /** `++x`, `x++`, `--x`, `x--`: a variable never assigned starts as an int64_t 0. */
+  update(g: DifoGen, e: A.Update & { operand: DynamicTarget }): Val {
+    const target = e.operand;
+    const v = this.resolve(target, true);
+    if (v.type === null) v.type = LONG;
+    if (v.type.kind === 'string')
+      throw err('D_OP_SCALAR', `operator ${e.op} requires operand of scalar type`, e);
+    const old = this.emitLoad(g, target, v);
+    const one = g.alloc(e);
+    g.b.setx(1n, one);
+    const nv = g.alloc(e);
+    g.b.emit(encodeR(e.op === '++' ? D.DIF_OP_ADD : D.DIF_OP_SUB, old.reg, one, nv));
+    g.release(one);
+    this.emitStore(g, target, v, nv);
+    if (e.prefix) {
+      g.release(old.reg);
+      return { reg: nv, type: v.type };
+    }
+    g.release(nv);
+    return old;
+  }
+
+  // ---------------------------------------------------------------- declarations
+
+  /** Variable declarations at program level: storage null (global), self or this. */
+  declare(d: A.Declaration): void {
+    const scope: Scope = d.storage === 'self' ? 'thread' : d.storage === 'this' ? 'local' : 'global';
+    for (const decl of d.declarators) {
+      const t = decl.type;
+      const at = decl as unknown as A.Expression;
+      if (t.kind === 'ArrayType' && t.keys) {
+        if (scope === 'local') throw err('D_DECL_LOCASSC', `associative arrays may not be declared as local variables: ${decl.name}`, decl);
+        const type = resolveType(t.of, at);
+        if (type.kind === 'struct' || type.kind === 'array' || type.kind === 'void')
+          throw err('D_UNSUPPORTED', `associative arrays of type ${typeName(type)} are not supported yet`, decl);
+        const keys = t.keys.map((p) => resolveType(p.type, at));
+        const v = this.variable(scope, decl.name, true, decl);
+        this.redeclared(v, type, decl);
+        if (v.keys && !sameTypes(v.keys, keys))
+          throw err('D_DECL_IDRED', `identifier redeclared: ${decl.name}`, decl);
+        v.type = type;
+        v.keys = keys;
+        continue;
+      }
+      if (t.kind === 'ArrayType' || t.kind === 'FunctionType')
+        throw err('D_UNSUPPORTED', `declarations of ${t.kind === 'ArrayType' ? 'scalar arrays' : 'functions'} are not supported yet`, decl);
+      const type = resolveType(t, at);
+      if (type.kind === 'void') throw err('D_DECL_VOIDOBJ', `cannot have void object: ${decl.name}`, decl);
+      if (scope !== 'global' && (type.kind === 'struct' || type.kind === 'array'))
+        throw err('D_UNSUPPORTED', `${scope === 'thread' ? 'self' : 'this'} variables of type ${typeName(type)} are not supported yet`, decl);
+      if (scope === 'global') {
+        this.checkScalarName(decl.name, decl);
+        const g = this.cg.global(decl.name);
+        if (g && !sameType(g.type, type))
+          throw err('D_DECL_IDRED', `identifier redeclared: ${decl.name}\n\t current: ${typeName(type)}\n\tprevious: ${typeName(g.type)}`, decl);
+        this.cg.declareGlobal(decl.name, type);
+        continue;
+      }
+      const v = this.variable(scope, decl.name, false, decl);
+      this.redeclared(v, type, decl);
+      v.type = type;
+    }
+  }
+
+  private redeclared(v: Variable, type: DType, at: A.Position): void {
+    if (v.type && !sameType(v.type, type))
+      throw err('D_DECL_IDRED', `identifier redeclared: ${v.name}\n\t current: ${typeName(type)}\n\tprevious: ${typeName(v.type)}`, at);
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  /** The variable a target names, created (untyped) when `create` and unknown. */
+  private resolve(e: DynamicTarget, create: boolean): Variable {
+    if (e.kind === 'Index') {
+      const base = e.base as A.Identifier | A.ThreadLocal;
+      const scope: Scope = base.kind === 'ThreadLocal' ? 'thread' : 'global';
+      const known = this.table(scope).get(base.name);
+      if (!known && !create) throw undefinedVariable(e, { name: base.name, scope, array: true });
+      const v = known ?? this.variable(scope, base.name, true, e);
+      if (!v.array) throw err('D_IDENT_BADREF', `scalar '${v.name}' may not be referenced as associative array`, e);
+      return v;
+    }
+    const scope: Scope = e.kind === 'ThreadLocal' ? 'thread' : 'local';
+    const v = this.table(scope).get(e.name) ?? this.variable(scope, e.name, false, e);
+    if (v.array) throw err('D_IDENT_BADREF', `associative array '${v.name}' may not be referenced as scalar`, e);
+    return v;
+  }
+
+  private table(scope: Scope): Map<string, Variable> {
+    return scope === 'thread' ? this.tls : scope === 'local' ? this.locals : this.arrays;
+  }
+
+  private variable(scope: Scope, name: string, array: boolean, at: A.Position): Variable {
+    const table = this.table(scope);
+    const known = table.get(name);
+    if (known) {
+      if (known.array !== array)
+        throw err('D_IDENT_BADREF', `${known.array ? 'associative array' : 'scalar'} '${name}' may not be referenced as ${array ? 'associative array' : 'scalar'}`, at);
+      return known;
+    }
+    if (scope === 'global' && this.cg.global(name))
+      throw err('D_IDENT_BADREF', `scalar '${name}' may not be referenced as associative array`, at);
+    let id: number;
+    if (scope === 'global') id = this.cg.allocGlobalId();
+    else if (scope === 'thread') id = this.nextTls++;
+    else id = this.nextLocal++;
+    if (id > D.DIF_VAR_OTHER_MAX)
+      throw err('D_ID_OFLOW', `cannot create ${name}: limit on number of ${scope === 'global' ? 'global' : scope === 'thread' ? 'thread local' : 'clause local'} variables exceeded`, at);
+    const v: Variable = { name, id, scope, array, type: null, keys: null };
+    table.set(name, v);
+    return v;
+  }
+
+  private entry(g: DifoGen, v: Variable, flags: number): void {
+    g.b.variable({
+      name: v.name, id: v.id, kind: v.array ? D.DIFV_KIND_ARRAY : D.DIFV_KIND_SCALAR,
+      scope: SCOPE_NUMBER[v.scope], flags, type: difType(v.type!, g.opts.strsize),
+    });
+  }
+
+  private emitLoad(g: DifoGen, e: DynamicTarget, v: Variable): Val {
+    this.entry(g, v, D.DIFV_F_REF);
+    if (e.kind === 'Index') {
+      const keys = this.keys(g, e, v);
+      g.pushTuple(keys);
+      for (const k of keys) g.release(k.reg);
+      const rd = g.alloc(e);
+      g.b.emit(encodeLdv(v.scope === 'thread' ? D.DIF_OP_LDTAA : D.DIF_OP_LDGAA, v.id, rd));
+      g.flushTuple();
+      return { reg: rd, type: v.type! };
+    }
+    const rd = g.alloc(e);
+    g.b.emit(encodeLdv(v.scope === 'thread' ? D.DIF_OP_LDTS : D.DIF_OP_LDLS, v.id, rd));
+    return { reg: rd, type: v.type! };
+  }
+
+  private emitStore(g: DifoGen, e: DynamicTarget, v: Variable, reg: number): void {
+    this.entry(g, v, D.DIFV_F_MOD);
+    if (e.kind === 'Index') {
+      const keys = this.keys(g, e, v);
+      g.pushTuple(keys);
+      for (const k of keys) g.release(k.reg);
+      g.b.emit(encodeStv(v.scope === 'thread' ? D.DIF_OP_STTAA : D.DIF_OP_STGAA, v.id, reg));
+      g.flushTuple();
+      return;
+    }
+    g.b.emit(encodeStv(v.scope === 'thread' ? D.DIF_OP_STTS : D.DIF_OP_STLS, v.id, reg));
+  }
+
+  /** Evaluate an array reference's keys, checking them against the array's key signature. */
+  private keys(g: DifoGen, e: A.Index, v: Variable): Val[] {
+    const shown = v.scope === 'thread' ? `self->${v.name}` : v.name;
+    if (e.keys.length > D.DIF_DTR_NREGS)
+      throw err('D_ARR_BADREF', `${shown}[ ] may not be referenced with more than ${D.DIF_DTR_NREGS} keys`, e);
+    if (v.keys && v.keys.length !== e.keys.length) {
+      const n = e.keys.length;
+      throw err('D_PROTO_LEN', `${shown}[ ] prototype mismatch: ${n} key${n === 1 ? ' ' : 's '}passed, ${v.keys.length} expected`, e);
+    }
+    const vals = e.keys.map((k, i) => {
+      const val = g.expr(k);
+      if (val.type.kind === 'void')
+        throw err('D_KEY_TYPE', `void expression may not be used as associative array index: key #${i + 1}`, k);
+      if (v.keys && (v.keys[i].kind === 'string') !== (val.type.kind === 'string'))
+        throw err('D_PROTO_ARG', `${shown}[ ] key #${i + 1} is incompatible with prototype:\n\tprototype: ${typeName(v.keys[i])}\n\t      key: ${typeName(val.type)}`, k);
+      return val;
+    });
+    if (!v.keys) v.keys = vals.map((k) => k.type);
+    return vals;
+  }
+}
+
+function undefinedVariable(e: A.Position & { kind: string }, v: { name: string; scope: Scope; array: boolean }) {
+  const prefix = v.scope === 'thread' ? 'self->' : v.scope === 'local' ? 'this->' : '';
+  return err('D_VAR_UNDEF', `${prefix}${v.name} has not yet been declared or assigned`, e);
+}
+
+function sameType(a: DType, b: DType): boolean {
+  return typeName(a) === typeName(b) && a.kind === b.kind;
+}
+
+function sameTypes(a: DType[], b: DType[]): boolean {
+  return a.length === b.length && a.every((t, i) => sameType(t, b[i]));
+}
+
+/** Declarations this module handles: variables (not typedefs, tags alone, or externs). */
+export function isVariableDeclaration(d: A.Declaration): boolean {
+  return (d.storage === null || d.storage === 'self' || d.storage === 'this') && d.declarators.length > 0;
+}

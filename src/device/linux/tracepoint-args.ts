@@ -1,0 +1,62 @@
+// The tracepoint providers' part of a program's prologue beyond plain record fields: argument
+// values that are addresses inside the record, the exit reason of proc:::exit, and a provider's
+// condition for firing at all. The context (the record) is in r9, this CPU's scratch memory in r8.
+
+import type { ArgSource, Probe } from '../../providers/provider.js';
+import { ALU, BpfAsm, FP, HELPER, JMP, R0, R1, R2, R3, R8, R9 } from './bpf-asm.js';
+
+/** Return from the program unless the guard field of the record is non-zero. */
+export function emitGuard(a: BpfAsm, guard: NonNullable<Probe['guard']>): void {
+  const fire = a.label('guard.fire');
+  a.ldx(guard.size, R0, R9, guard.offset);
+  a.jmpImm(JMP.JNE, R0, 0, fire);
+  a.movImm(R0, 0);
+  a.exit();
+  a.place(fire);
+}
+
+/**
+ * Store the value of `src` at mem offset `slot`, for the argument kinds handled here; false for
+ * the others.
+ */
+export function emitTracepointArg(a: BpfAsm, src: ArgSource, slot: number): boolean {
+  switch (src.kind) {
+    case 'fieldAddress':
+    case 'dataLoc':
+      // The record's address as a scalar (DIF values are plain numbers): stored to map memory and
+      // loaded back, as the prologue does for mem.self.
+      a.stx(8, R8, slot, R9);
+      a.ldx(8, R0, R8, slot);
+      if (src.kind === 'fieldAddress') a.aluImm(ALU.ADD, R0, src.offset);
+      else {
+        a.ldx(4, R1, R9, src.offset);
+        a.aluImm(ALU.AND, R1, 0xffff);
+        if (src.relative) a.aluImm(ALU.ADD, R1, src.offset + 4);
+        a.alu(ALU.ADD, R0, R1);
+      }
+      a.stx(8, R8, slot, R0);
+      return true;
+    case 'exitReason': {
+      // DTrace's CLD_EXITED (1), CLD_KILLED (2), CLD_DUMPED (3) from task_struct.exit_code. The
+      // stack slot used is zeroed again by the prologue after the arguments are loaded.
+      a.call(HELPER.get_current_task);
+      a.mov(R3, R0), a.aluImm(ALU.ADD, R3, src.exitCodeOffset);
+      a.st(8, FP, -8, 0);
+      a.mov(R1, FP), a.aluImm(ALU.ADD, R1, -8), a.movImm(R2, 4);
+      a.call(HELPER.probe_read_kernel);
+      a.ldx(4, R1, FP, -8);
+      const done = a.label('exit.done');
+      a.movImm(R0, 1);
+      a.mov(R2, R1), a.aluImm(ALU.AND, R2, 0x7f);
+      a.jmpImm(JMP.JEQ, R2, 0, done);
+      a.movImm(R0, 3);
+      a.jmpImm(JMP.JSET, R1, 0x80, done);
+      a.movImm(R0, 2);
+      a.place(done);
+      a.stx(8, R8, slot, R0);
+      return true;
+    }
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,118 @@
+// The Linux bridge's part for user-space probes (pid, USDT): uprobe perf events and the prologue
+// that reads a probe's arguments from the interrupted user registers (struct pt_regs, the context
+// of a BPF_PROG_TYPE_KPROBE program).
+
+import { readFileSync } from 'node:fs';
+import type { ArgSource, Attach } from '../../providers/provider.js';
+import type { PerfEventOpenOptions } from '../native.js';
+import { ALU, type BpfAsm, HELPER, JMP, R0, R1, R2, R3, R8, R9, type Size } from './bpf-asm.js';
+import type { MemLayout } from './translate.js';
+
+type UprobeAttach = Extract<Attach, { kind: 'uprobe' }>;
+type UserArg = Extract<ArgSource, { kind: 'register' | 'memory' | 'constant' }>;
+
+/** Byte offsets of the registers in x86_64 struct pt_regs. */
+export const PT_REGS: Record<string, number> = {
+  r15: 0, r14: 8, r13: 16, r12: 24, rbp: 32, rbx: 40, r11: 48, r10: 56, r9: 64, r8: 72,
+  rax: 80, rcx: 88, rdx: 96, rsi: 104, rdi: 112, rip: 128, rsp: 152,
+};
+
+const UPROBE_PMU = '/sys/bus/event_source/devices/uprobe';
+
+export function isUserArg(src: ArgSource): src is UserArg {
+  return src.kind === 'register' || src.kind === 'memory' || src.kind === 'constant';
+}
+
+/** Leave the program unless the current process is `pid` (a probe for one process). */
+export function emitPidFilter(a: BpfAsm, pid: number): void {
+  const mine = a.label('pid.mine');
+  a.call(HELPER.get_current_pid_tgid);
+  a.aluImm(ALU.RSH, R0, 32);
+  a.jmpImm(JMP.JEQ, R0, pid, mine);
+  a.movImm(R0, 0);
+  a.exit();
+  a.place(mine);
+}
+
+/** Store one user argument into mem.args[index] (r9 = pt_regs, r8 = scratch memory). */
+export function emitUserArg(a: BpfAsm, mem: MemLayout, index: number, src: UserArg): void {
+  const slot = mem.args + 8 * index;
+  if (src.kind === 'constant') {
+    a.ld64(R0, src.value);
+    a.stx(8, R8, slot, R0);
+    return;
+  }
+  const reg = PT_REGS[src.reg];
+  if (reg === undefined) throw new Error(`no pt_regs slot for register ${src.reg}`);
+  if (src.kind === 'register') {
+    a.ldx(8, R0, R9, reg);
+    extend(a, src.size, src.signed);
+    a.stx(8, R8, slot, R0);
+    return;
+  }
+  // User memory at register + disp, read into the slot (zeroed by the helper if it faults).
+  a.mov(R1, R8);
+  a.aluImm(ALU.ADD, R1, slot);
+  a.movImm(R2, src.size);
+  a.ldx(8, R3, R9, reg);
+  if (src.disp !== 0) a.aluImm(ALU.ADD, R3, src.disp);
+  a.call(HELPER.probe_read_user);
+  if (src.size < 8) {
+    a.ldx(src.size, R0, R8, slot);
+    if (src.signed) a.movsx(R0, R0, (src.size * 8) as 8 | 16 | 32);
+    a.stx(8, R8, slot, R0);
+  }
+}
+
+/** Keep the low `size` bytes of r0, sign- or zero-extended. */
+function extend(a: BpfAsm, size: Size, signed: boolean): void {
+  if (size === 8) return;
+  if (signed) a.movsx(R0, R0, (size * 8) as 8 | 16 | 32);
+  else if (size === 4) a.mov32(R0, R0);
+  else a.aluImm(ALU.AND, R0, size === 2 ? 0xffff : 0xff);
+}
+
+let pmuType: number | null = null;
+
+/** The uprobe PMU's dynamic perf event type. */
+export function uprobePmuType(): number {
+  if (pmuType === null) {
+    const text = readFileSync(`${UPROBE_PMU}/type`, 'utf8').trim();
+    pmuType = Number(text);
+    if (!Number.isInteger(pmuType)) throw new Error(`unexpected uprobe PMU type "${text}"`);
+  }
+  return pmuType;
+}
+
+/** The config bit where the uprobe PMU takes the reference counter offset ("config:32-63"). */
+export function refCtrShift(formatFile = `${UPROBE_PMU}/format/ref_ctr_offset`): bigint {
+  const text = readFileSync(formatFile, 'utf8').trim();
+  const m = /^config:(\d+)-\d+$/.exec(text);
+  if (!m) throw new Error(`unexpected uprobe ref_ctr_offset format "${text}" in ${formatFile}`);
+  return BigInt(m[1]);
+}
+
+/**
+ * perf_event_open options for one uprobe event: on the probe's process when it names one (the
+ * kernel then places the breakpoint in that process only), else on each of `cpus`.
+ */
+export function uprobeEvents(at: UprobeAttach, cpus: number[]): PerfEventOpenOptions[] {
+  const config = at.refCtrOffset ? BigInt(at.refCtrOffset) << refCtrShift() : 0n;
+  const base = {
+    type: uprobePmuType(), config, uprobePath: at.path, probeOffset: at.offset, retprobe: at.retprobe,
+    samplePeriod: 1,
+  };
+  if (at.pid !== undefined) return [{ ...base, pid: at.pid, cpu: -1 }];
+  return cpus.map((cpu) => ({ ...base, pid: -1, cpu }));
+}
+
+/** Why the kernel refused a uprobe event, for the user. */
+export function uprobeFailure(at: UprobeAttach, e: unknown): string {
+  const code = (e as { code?: string }).code;
+  const where = `${at.path} at offset 0x${at.offset.toString(16)}`;
+  // ENOTSUPP (524): the instruction there cannot be single-stepped out of line (e.g. lock-prefixed).
+  if (code === 'E524' || code === 'ENOTSUPP') return `the kernel cannot place a uprobe on the instruction in ${where}`;
+  if (code === 'ENOENT') return `${at.path}: No such file or directory`;
+  if (code === 'ESRCH') return `process ${at.pid} has exited`;
+  return `uprobe on ${where}: ${(e as Error).message}`;
+}

@@ -1,0 +1,274 @@
+// D variables in the Linux bridge: thread-locals, clause-locals and associative arrays.
+//
+// Design (the simplest the verifier is happy with, and DTrace's own model):
+// - Every dynamic variable -- thread-local scalars, thread-local arrays, global arrays -- lives in
+//   ONE BPF hash map, as DTrace keeps them all in one dynamic variable space. Its entries are
+//   fixed-size like DTrace's chunks: the key is the largest key any array needs and the value is
+//   8 bytes, or strsize when any dynamic variable holds strings. max_entries is dynvarsize divided
+//   by that chunk size, so `dynvarsize` bounds the space as it does in DTrace, and a store that
+//   finds the map full is a dynamic variable drop, counted in a per-CPU array the consumer reads.
+// - Key: u32 (kind << 24 | scope << 16 | id), u32 0, u64 thread (tid; (cpu + 1) << 32 for the
+//   idle threads, which all have tid 0; 0 for global arrays), then the tuple: integers as 8 bytes,
+//   strings by value in strsize bytes. The key buffer is zeroed before it is built, so equal
+//   strings give equal keys.
+// - Assigning 0 deletes the entry; a missing entry reads as 0, for strings too (a NULL string,
+//   which comparisons take as "", as DTrace does). Strings are read by reference: the address of
+//   the value inside the map entry, as DTrace returns the address of the dynamic variable's data.
+// - Clause-locals live in this CPU's scratch memory: all clauses of a probe are one BPF program
+//   that runs to completion on one CPU, so every clause of a firing sees them; they are not
+//   cleared between firings (DTrace leaves them undefined there too).
+// The per-CPU scratch region this module uses: the key and value being built, a slot to turn map
+// value pointers into scalars, then the clause-locals.
+
+import * as D from '../../dif/constants.js';
+import type { Difo, Program } from '../../dof/program.js';
+import { ALU, FP, HELPER, JMP, R0, R1, R2, R3, R4, R8, type BpfAsm } from './bpf-asm.js';
+import { type ProbeTranslator, TranslateError, ZERO_KEY } from './translate.js';
+
+/** What a hash element costs beside its key and value (about DTrace's dynvar header too). */
+const ENTRY_OVERHEAD = 48;
+const KEY_HEADER = 16;
+
+export interface VariablePlan {
+  /** Dynamic variables by dynamicKey(scope, kind, id): true when the value is a string. */
+  dynamic: Map<string, boolean>;
+  /** Clause-locals by id: offset in the region and whether the value is a string. */
+  locals: Map<number, { offset: number; string: boolean }>;
+  keySize: number;
+  valueSize: number;
+  /** Entries that fit in dynvarsize (at least one). */
+  capacity: number;
+  strsize: number;
+  /** Offsets inside the region, and its size. */
+  key: number; // arrays' keys are built here (zeroed first)
+  scalarKey: number; // thread-local scalars' keys: only the header is ever written, the rest stays 0
+  value: number;
+  addr: number;
+  regionSize: number;
+}
+
+/** What the translator needs at run time: the plan, the maps, and where the region is in mem. */
+export interface VariableEnv {
+  plan: VariablePlan;
+  base: number; // offset of the region in the per-CPU scratch memory
+  mapFd: number; // -1 when the program has no dynamic variables
+  dropsFd: number;
+}
+
+export function dynamicKey(scope: number, kind: number, id: number): string {
+  return `${scope}:${kind}:${id}`;
+}
+
+const roundUp = (n: number, to: number) => Math.ceil(n / to) * to;
+
+function difos(program: Program): Difo[] {
+  const out: Difo[] = [];
+  for (const ecb of program.ecbs) {
+    for (const d of [ecb.predicate, ...ecb.actions.map((a) => a.difo)]) if (d) out.push(d);
+  }
+  return out;
+}
+
+/** Lay out the program's variables from its DIF alone (variable tables and tuple pushes). */
+export function planVariables(program: Program, strsize: number, dynvarsize: number): VariablePlan {
+  const dynamic = new Map<string, boolean>();
+  const localTypes = new Map<number, boolean>();
+  const strBytes = roundUp(strsize, 8);
+  let maxTuple = 0;
+  for (const d of difos(program)) {
+    for (const v of d.vartab) {
+      const string = v.type.kind === D.DIF_TYPE_STRING;
+      if (v.scope === D.DIFV_SCOPE_LOCAL) localTypes.set(v.id, (localTypes.get(v.id) ?? false) || string);
+      else if (v.scope === D.DIFV_SCOPE_THREAD || (v.kind === D.DIFV_KIND_ARRAY && v.id >= D.DIF_VAR_OTHER_UBASE)) {
+        const k = dynamicKey(v.scope, v.kind, v.id);
+        dynamic.set(k, (dynamic.get(k) ?? false) || string);
+      }
+    }
+    // The tuple stack at each array access, as the translator will see it.
+    let tuple = 0;
+    const depth: number[] = [];
+    for (const ins of d.insns) {
+      const op = (ins >>> 24) & 0xff;
+      if (op === D.DIF_OP_PUSHTR || op === D.DIF_OP_PUSHTV) {
+        const size = op === D.DIF_OP_PUSHTR ? strBytes : 8;
+        depth.push(size), (tuple += size);
+      } else if (op === D.DIF_OP_POPTS) tuple -= depth.pop() ?? 0;
+      else if (op === D.DIF_OP_FLUSHTS) (depth.length = 0), (tuple = 0);
+      else if (op === D.DIF_OP_LDGAA || op === D.DIF_OP_STGAA || op === D.DIF_OP_LDTAA || op === D.DIF_OP_STTAA)
+        maxTuple = Math.max(maxTuple, tuple);
+    }
+  }
+  const keySize = KEY_HEADER + maxTuple;
+  const valueSize = [...dynamic.values()].some((s) => s) ? strBytes : 8;
+  // As DTrace sizes its dynamic variable space: one hash bucket per chunk, and at least one chunk.
+  const chunk = roundUp(keySize + valueSize + ENTRY_OVERHEAD, 8);
+  const capacity = Math.max(1, Math.floor(dynvarsize / (chunk + 8)));
+
+  let off = 0;
+  const take = (n: number) => { const at = off; off += roundUp(n, 8); return at; };
+  const addr = take(8);
+  const key = take(dynamic.size > 0 ? keySize : 0);
+  const scalarKey = take(dynamic.size > 0 ? keySize : 0);
+  const value = take(dynamic.size > 0 ? valueSize : 0);
+  const locals = new Map<number, { offset: number; string: boolean }>();
+  for (const [id, string] of [...localTypes].sort((a, b) => a[0] - b[0]))
+    locals.set(id, { offset: take(string ? strBytes : 8), string });
+  return { dynamic, locals, keySize, valueSize, capacity, strsize, key, scalarKey, value, addr, regionSize: off };
+}
+
+// ------------------------------------------------------------------------------ translation
+
+const DYNAMIC_OPS: Record<number, { scope: number; kind: number; store: boolean }> = {
+  [D.DIF_OP_LDTS]: { scope: D.DIFV_SCOPE_THREAD, kind: D.DIFV_KIND_SCALAR, store: false },
+  [D.DIF_OP_STTS]: { scope: D.DIFV_SCOPE_THREAD, kind: D.DIFV_KIND_SCALAR, store: true },
+  [D.DIF_OP_LDGAA]: { scope: D.DIFV_SCOPE_GLOBAL, kind: D.DIFV_KIND_ARRAY, store: false },
+  [D.DIF_OP_STGAA]: { scope: D.DIFV_SCOPE_GLOBAL, kind: D.DIFV_KIND_ARRAY, store: true },
+  [D.DIF_OP_LDTAA]: { scope: D.DIFV_SCOPE_THREAD, kind: D.DIFV_KIND_ARRAY, store: false },
+  [D.DIF_OP_STTAA]: { scope: D.DIFV_SCOPE_THREAD, kind: D.DIFV_KIND_ARRAY, store: true },
+};
+
+export function isVariableOp(op: number): boolean {
+  return op in DYNAMIC_OPS || op === D.DIF_OP_LDLS || op === D.DIF_OP_STLS;
+}
+
+/** LDTS/STTS, LDLS/STLS, LDGAA/STGAA, LDTAA/STTAA: `reg` is rd for loads and rs for stores. */
+export function translateVariable(t: ProbeTranslator, op: number, ins: number): void {
+  const env = t.env.vars;
+  const id = (ins >>> 8) & 0xffff, reg = ins & 0xff;
+  if (!env) throw new TranslateError('variable instruction without a variable plan', t.ecbIndex, t.actionIndex);
+  if (op === D.DIF_OP_LDLS || op === D.DIF_OP_STLS) return clauseLocal(t, env, op === D.DIF_OP_STLS, id, reg);
+  const { scope, kind, store } = DYNAMIC_OPS[op];
+  const string = env.plan.dynamic.get(dynamicKey(scope, kind, id));
+  if (string === undefined)
+    throw new TranslateError(`variable ${id} is missing from the variable table`, t.ecbIndex, t.actionIndex);
+  if (store) storeDynamic(t, env, scope, kind, id, reg, string);
+  else loadDynamic(t, env, scope, kind, id, reg, string);
+}
+
+function clauseLocal(t: ProbeTranslator, env: VariableEnv, store: boolean, id: number, reg: number): void {
+  const a = t.a, mem = t.env.mem;
+  const local = env.plan.locals.get(id);
+  if (!local) throw new TranslateError(`clause-local variable ${id} is missing from the variable table`, t.ecbIndex, t.actionIndex);
+  const off = env.base + local.offset;
+  if (!store) {
+    if (local.string) a.ldx(8, R0, R8, mem.self), a.aluImm(ALU.ADD, R0, off);
+    else a.ldx(8, R0, R8, off);
+    t.putReg(R0, reg);
+  } else if (local.string) {
+    t.getReg(R3, reg);
+    copyString(a, off, env.plan.strsize);
+  } else {
+    t.getReg(R1, reg);
+    a.stx(8, R8, off, R1);
+  }
+}
+
+/** Copy the string at kernel address R3 into mem at `off` (strsize bytes; "" when unreadable). */
+function copyString(a: BpfAsm, off: number, strsize: number): void {
+  a.mov(R1, R8), a.aluImm(ALU.ADD, R1, off), a.movImm(R2, strsize);
+  a.call(HELPER.probe_read_kernel_str);
+}
+
+/**
+ * Build the key of variable (scope, kind, id) -- with the tuple on the stack for arrays -- and
+ * return its offset in mem. Thread-local scalars use a buffer whose tail is never written, so
+ * only arrays pay for zeroing the tuple area.
+ */
+function buildKey(t: ProbeTranslator, env: VariableEnv, scope: number, kind: number, id: number): number {
+  const a = t.a, mem = t.env.mem, plan = env.plan;
+  const array = kind === D.DIFV_KIND_ARRAY;
+  const key = env.base + (array ? plan.key : plan.scalarKey);
+  if (array) a.zero(R8, key + KEY_HEADER, plan.keySize - KEY_HEADER);
+  a.st(4, R8, key, (kind << 24) | (scope << 16) | id);
+  a.st(4, R8, key + 4, 0);
+  if (scope !== D.DIFV_SCOPE_THREAD) a.st(8, R8, key + 8, 0);
+  else {
+    const have = a.label('tls.thread');
+    a.call(HELPER.get_current_pid_tgid);
+    a.mov32(R0, R0);
+    a.jmpImm(JMP.JNE, R0, 0, have);
+    a.call(HELPER.get_smp_processor_id);
+    a.aluImm(ALU.ADD, R0, 1);
+    a.aluImm(ALU.LSH, R0, 32);
+    a.place(have);
+    a.stx(8, R8, key + 8, R0);
+  }
+  if (!array) return key;
+  let off = KEY_HEADER;
+  t.tuple.forEach((entry, i) => {
+    if (entry.byRef) {
+      if (entry.type !== D.DIF_TYPE_STRING)
+        throw new TranslateError('associative array keys passed by reference must be strings', t.ecbIndex, t.actionIndex);
+      a.ldx(8, R3, R8, mem.tuple + 8 * i);
+      copyString(a, key + off, plan.strsize);
+      off += roundUp(plan.strsize, 8);
+    } else {
+      a.ldx(8, R1, R8, mem.tuple + 8 * i);
+      a.stx(8, R8, key + off, R1);
+      off += 8;
+    }
+  });
+  if (off > plan.keySize) throw new TranslateError('associative array key larger than planned', t.ecbIndex, t.actionIndex);
+  return key;
+}
+
+function loadDynamic(t: ProbeTranslator, env: VariableEnv, scope: number, kind: number, id: number, rd: number, string: boolean): void {
+  const a = t.a, plan = env.plan;
+  const missing = a.label('dvar.missing'), done = a.label('dvar.done');
+  const key = buildKey(t, env, scope, kind, id);
+  a.ldMap(R1, env.mapFd);
+  a.mov(R2, R8), a.aluImm(ALU.ADD, R2, key);
+  a.call(HELPER.map_lookup_elem);
+  a.jmpImm(JMP.JEQ, R0, 0, missing);
+  if (string) {
+    // Stored and loaded back, the entry's address is a plain number to the verifier.
+    a.stx(8, R8, env.base + plan.addr, R0);
+    a.ldx(8, R0, R8, env.base + plan.addr);
+  } else {
+    a.ldx(8, R0, R0, 0);
+  }
+  a.ja(done);
+  a.place(missing);
+  a.movImm(R0, 0);
+  a.place(done);
+  t.putReg(R0, rd);
+}
+
+function storeDynamic(t: ProbeTranslator, env: VariableEnv, scope: number, kind: number, id: number, rs: number, string: boolean): void {
+  const a = t.a, plan = env.plan;
+  const remove = a.label('dvar.delete'), done = a.label('dvar.done');
+  const value = env.base + plan.value;
+  t.getReg(R1, rs);
+  a.jmpImm(JMP.JEQ, R1, 0, remove);
+  if (string) a.mov(R3, R1), copyString(a, value, plan.strsize);
+  else a.stx(8, R8, value, R1);
+  const key = buildKey(t, env, scope, kind, id);
+  a.ldMap(R1, env.mapFd);
+  a.mov(R2, R8), a.aluImm(ALU.ADD, R2, key);
+  a.mov(R3, R8), a.aluImm(ALU.ADD, R3, value);
+  a.movImm(R4, 0); // BPF_ANY
+  a.call(HELPER.map_update_elem);
+  a.jmpImm(JMP.JEQ, R0, 0, done);
+  countDrop(t, env); // the map is full: a dynamic variable drop
+  a.ja(done);
+  a.place(remove);
+  const removeKey = buildKey(t, env, scope, kind, id);
+  a.ldMap(R1, env.mapFd);
+  a.mov(R2, R8), a.aluImm(ALU.ADD, R2, removeKey);
+  a.call(HELPER.map_delete_elem);
+  a.place(done);
+}
+
+function countDrop(t: ProbeTranslator, env: VariableEnv): void {
+  const a = t.a;
+  const skip = a.label('dvar.nodrop');
+  a.st(4, FP, ZERO_KEY, 0);
+  a.ldMap(R1, env.dropsFd);
+  a.mov(R2, FP), a.aluImm(ALU.ADD, R2, ZERO_KEY);
+  a.call(HELPER.map_lookup_elem);
+  a.jmpImm(JMP.JEQ, R0, 0, skip);
+  a.ldx(8, R1, R0, 0);
+  a.aluImm(ALU.ADD, R1, 1);
+  a.stx(8, R0, 0, R1);
+  a.place(skip);
+}

@@ -1,0 +1,255 @@
+// A small ELF64 (little-endian) reader for the user-space providers: section headers, function
+// symbols from .symtab or .dynsym, program headers (to turn a virtual address into the file offset
+// that uprobes want) and SystemTap SDT notes (.note.stapsdt).
+//
+// Layouts are those of the System V gABI (Elf64_Ehdr, Elf64_Shdr, Elf64_Phdr, Elf64_Sym, Elf64_Nhdr)
+// and of SystemTap's SDT note (three addresses, then provider, name and argument strings).
+
+import { readFileSync, statSync } from 'node:fs';
+
+const ELFCLASS64 = 2;
+const ELFDATA2LSB = 1;
+export const ET_EXEC = 2;
+export const ET_DYN = 3;
+const SHT_SYMTAB = 2;
+const SHT_NOTE = 7;
+const SHT_DYNSYM = 11;
+const SHN_UNDEF = 0;
+const SHN_XINDEX = 0xffff;
+const PT_LOAD = 1;
+const PT_INTERP = 3;
+const STT_FUNC = 2;
+const NT_STAPSDT = 3;
+
+export class ElfError extends Error {}
+
+export interface Section {
+  name: string;
+  type: number;
+  flags: bigint;
+  addr: bigint;
+  offset: number;
+  size: number;
+  link: number;
+  entsize: number;
+}
+
+export interface Segment {
+  type: number;
+  flags: number;
+  offset: bigint;
+  vaddr: bigint;
+  filesz: bigint;
+  memsz: bigint;
+}
+
+/** A defined function symbol of nonzero size. */
+export interface FunctionSymbol {
+  name: string;
+  value: bigint; // virtual address in the object's own address space
+  size: bigint;
+}
+
+/** One SystemTap SDT probe site, addresses already adjusted for a moved .stapsdt.base. */
+export interface SdtNote {
+  provider: string;
+  name: string;
+  pc: bigint; // virtual address of the probe's nop
+  semaphore: bigint; // virtual address of the u16 semaphore, 0 when there is none
+  args: string; // argument specification, e.g. "-4@%edi 8@-16(%rbp)"
+}
+
+export class ElfFile {
+  readonly type: number;
+  readonly machine: number;
+  readonly sections: Section[];
+  readonly segments: Segment[];
+  private tables = new Map<number, FunctionSymbol[]>();
+
+  constructor(readonly data: Buffer, readonly path = '') {
+    const d = data;
+    if (d.length < 64 || d.readUInt32BE(0) !== 0x7f454c46) throw new ElfError(`${path}: not an ELF file`);
+    if (d[4] !== ELFCLASS64 || d[5] !== ELFDATA2LSB) throw new ElfError(`${path}: not a little-endian ELF64 file`);
+    this.type = d.readUInt16LE(16);
+    this.machine = d.readUInt16LE(18);
+    this.segments = readSegments(d, path);
+    this.sections = readSections(d, path);
+  }
+
+  section(name: string): Section | undefined {
+    return this.sections.find((s) => s.name === name);
+  }
+
+  /**
+   * Defined FUNC symbols of nonzero size, from .symtab when it has any, else from .dynsym, sorted by
+   * address (symbol-table order among equal addresses).
+   */
+  functions(): FunctionSymbol[] {
+    const symtab = this.table(SHT_SYMTAB);
+    return symtab.length > 0 ? symtab : this.table(SHT_DYNSYM);
+  }
+
+  /** The function symbol with this name, from .symtab, else .dynsym. */
+  lookupFunction(name: string): FunctionSymbol | undefined {
+    return this.table(SHT_SYMTAB).find((f) => f.name === name) ?? this.table(SHT_DYNSYM).find((f) => f.name === name);
+  }
+
+  /** The function whose [value, value + size) holds this address, if any. */
+  functionAt(vaddr: bigint): FunctionSymbol | undefined {
+    return this.functions().find((f) => f.value <= vaddr && vaddr < f.value + f.size);
+  }
+
+  /** The file offset at which a virtual address is stored, through the PT_LOAD segments. */
+  fileOffset(vaddr: bigint): number | null {
+    for (const s of this.segments) {
+      if (s.type !== PT_LOAD) continue;
+      // Addresses past p_filesz (.bss) still map to file offsets the kernel understands, since the
+      // uprobe machinery converts offsets back through the same mapping.
+      if (vaddr >= s.vaddr && vaddr < s.vaddr + s.memsz) return Number(vaddr - s.vaddr + s.offset);
+    }
+    return null;
+  }
+
+  /** The program interpreter (PT_INTERP, e.g. /lib64/ld-linux-x86-64.so.2); null if static. */
+  interpreter(): string | null {
+    const seg = this.segments.find((s) => s.type === PT_INTERP);
+    if (!seg) return null;
+    const start = Number(seg.offset);
+    return cString(this.data, start, Math.min(this.data.length, start + Number(seg.filesz)));
+  }
+
+  /** Every SystemTap SDT note in .note.stapsdt. */
+  sdtNotes(): SdtNote[] {
+    const sec = this.section('.note.stapsdt');
+    if (!sec || sec.type !== SHT_NOTE) return [];
+    // Prelink may move the object after the notes were written: shift by how far .stapsdt.base moved.
+    const base = this.section('.stapsdt.base');
+    const out: SdtNote[] = [];
+    const d = this.data;
+    let off = sec.offset;
+    const end = sec.offset + sec.size;
+    while (off + 12 <= end) {
+      const namesz = d.readUInt32LE(off);
+      const descsz = d.readUInt32LE(off + 4);
+      const type = d.readUInt32LE(off + 8);
+      const nameAt = off + 12;
+      const descAt = nameAt + align4(namesz);
+      off = descAt + align4(descsz);
+      if (off > end) break;
+      const owner = d.toString('latin1', nameAt, nameAt + Math.max(0, namesz - 1));
+      if (owner !== 'stapsdt' || type !== NT_STAPSDT || descsz < 24) continue;
+      let pc = d.readBigUInt64LE(descAt);
+      const noteBase = d.readBigUInt64LE(descAt + 8);
+      let semaphore = d.readBigUInt64LE(descAt + 16);
+      if (base && noteBase !== 0n) {
+        const delta = base.addr - noteBase;
+        pc += delta;
+        if (semaphore !== 0n) semaphore += delta;
+      }
+      const strings = d.toString('latin1', descAt + 24, descAt + descsz).split('\0');
+      out.push({ provider: strings[0] ?? '', name: strings[1] ?? '', pc, semaphore, args: strings[2] ?? '' });
+    }
+    return out;
+  }
+
+  /** One symbol table's function symbols, sorted by address (table order among equals). */
+  private table(type: number): FunctionSymbol[] {
+    let syms = this.tables.get(type);
+    if (!syms) {
+      syms = this.symbols(type)
+        .map((s, i) => ({ s, i }))
+        .sort((a, b) => (a.s.value < b.s.value ? -1 : a.s.value > b.s.value ? 1 : a.i - b.i))
+        .map((e) => e.s);
+      this.tables.set(type, syms);
+    }
+    return syms;
+  }
+
+  private symbols(type: number): FunctionSymbol[] {
+    const out: FunctionSymbol[] = [];
+    const d = this.data;
+    for (const sec of this.sections) {
+      if (sec.type !== type || sec.entsize < 24) continue;
+      const strtab = this.sections[sec.link];
+      if (!strtab) continue;
+      for (let off = sec.offset; off + 24 <= sec.offset + sec.size; off += sec.entsize) {
+        const info = d[off + 4];
+        const shndx = d.readUInt16LE(off + 6);
+        const size = d.readBigUInt64LE(off + 16);
+        if ((info & 0xf) !== STT_FUNC || shndx === SHN_UNDEF || size === 0n) continue;
+        const name = cString(d, strtab.offset + d.readUInt32LE(off), strtab.offset + strtab.size);
+        if (name === '') continue;
+        out.push({ name, value: d.readBigUInt64LE(off + 8), size });
+      }
+    }
+    return out;
+  }
+}
+
+function align4(n: number): number {
+  return (n + 3) & ~3;
+}
+
+function cString(d: Buffer, start: number, limit: number): string {
+  let end = start;
+  while (end < limit && d[end] !== 0) end++;
+  return d.toString('latin1', start, end);
+}
+
+function readSegments(d: Buffer, path: string): Segment[] {
+  const phoff = Number(d.readBigUInt64LE(32));
+  const phentsize = d.readUInt16LE(54);
+  const phnum = d.readUInt16LE(56);
+  if (phnum === 0) return [];
+  if (phentsize < 56 || phoff + phnum * phentsize > d.length) throw new ElfError(`${path}: bad program headers`);
+  const out: Segment[] = [];
+  for (let i = 0; i < phnum; i++) {
+    const o = phoff + i * phentsize;
+    out.push({
+      type: d.readUInt32LE(o), flags: d.readUInt32LE(o + 4), offset: d.readBigUInt64LE(o + 8),
+      vaddr: d.readBigUInt64LE(o + 16), filesz: d.readBigUInt64LE(o + 32), memsz: d.readBigUInt64LE(o + 40),
+    });
+  }
+  return out;
+}
+
+function readSections(d: Buffer, path: string): Section[] {
+  const shoff = Number(d.readBigUInt64LE(40));
+  const shentsize = d.readUInt16LE(58);
+  let shnum = d.readUInt16LE(60);
+  let shstrndx = d.readUInt16LE(62);
+  if (shoff === 0) return [];
+  if (shentsize < 64 || shoff + 64 > d.length) throw new ElfError(`${path}: bad section headers`);
+  // Many sections: the real count and string-table index live in section 0.
+  if (shnum === 0) shnum = Number(d.readBigUInt64LE(shoff + 32));
+  if (shstrndx === SHN_XINDEX) shstrndx = d.readUInt32LE(shoff + 40);
+  if (shoff + shnum * shentsize > d.length) throw new ElfError(`${path}: section headers past the end of the file`);
+  const raw = [];
+  for (let i = 0; i < shnum; i++) {
+    const o = shoff + i * shentsize;
+    raw.push({
+      nameOff: d.readUInt32LE(o), type: d.readUInt32LE(o + 4), flags: d.readBigUInt64LE(o + 8),
+      addr: d.readBigUInt64LE(o + 16), offset: Number(d.readBigUInt64LE(o + 24)),
+      size: Number(d.readBigUInt64LE(o + 32)), link: d.readUInt32LE(o + 40), entsize: Number(d.readBigUInt64LE(o + 56)),
+    });
+  }
+  const strs = raw[shstrndx];
+  return raw.map((s) => {
+    const name = strs ? cString(d, strs.offset + s.nameOff, strs.offset + strs.size) : '';
+    // A section whose bytes are not in the file (SHT_NOBITS) or run past it reads as empty.
+    const inFile = s.type !== 8 && s.offset + s.size <= d.length;
+    return { name, type: s.type, flags: s.flags, addr: s.addr, offset: s.offset, size: inFile ? s.size : 0, link: s.link, entsize: s.entsize };
+  });
+}
+
+const cache = new Map<string, { mtimeMs: number; size: number; elf: ElfFile }>();
+
+/** Read and parse an ELF file, cached by path while its size and mtime stay the same. */
+export function readElf(path: string): ElfFile {
+  const st = statSync(path);
+  const hit = cache.get(path);
+  if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.elf;
+  const elf = new ElfFile(readFileSync(path), path);
+  cache.set(path, { mtimeMs: st.mtimeMs, size: st.size, elf });
+  return elf;
+}

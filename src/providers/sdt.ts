@@ -1,0 +1,42 @@
+// The sdt provider: every kernel tracepoint as sdt:GROUP::NAME, as DTrace for Linux names them
+// (the tracepoint group is the module, the function is empty). args[] are the record's fields
+// after the common header, in order, typed as the format file declares them; `__data_loc char[]`
+// strings are passed by the address of their text and typed `string`, fixed arrays by address.
+// Groups other providers own or that are not kernel tracepoints are left out, as DTrace does:
+// syscalls (the syscall provider), kprobes and uprobes (dynamic probes).
+
+import { attr, type Probe, type Provider, type ProviderAttributes } from './provider.js';
+import { recordArgs, TracepointProbe } from './tracepoint-probe.js';
+import { availableEvents, tracefsRoot } from './tracefs.js';
+
+const ATTRIBUTES: ProviderAttributes = {
+  provider: attr('Evolving', 'Evolving', 'ISA'),
+  module: attr('Private', 'Private', 'Unknown'),
+  function: attr('Private', 'Private', 'Unknown'),
+  name: attr('Private', 'Private', 'ISA'),
+  args: attr('Private', 'Private', 'ISA'),
+};
+
+const SKIPPED_GROUPS = new Set(['syscalls', 'kprobes', 'uprobes']);
+
+export class SdtProvider implements Provider {
+  readonly name = 'sdt';
+  readonly attributes = ATTRIBUTES;
+
+  /** `root`: the tracefs mount point; found (or mounted) on first use when not given. */
+  constructor(private readonly root?: string) {}
+
+  list(): Probe[] {
+    const root = this.root ?? tracefsRoot();
+    const events = availableEvents(root)
+      .filter(([group]) => !SKIPPED_GROUPS.has(group))
+      .sort(([g1, e1], [g2, e2]) => (g1 === g2 ? compare(e1, e2) : compare(g1, g2)));
+    return events.map(([group, event]) => new TracepointProbe(
+      'sdt', group, '', event, { kind: 'tracepoint', group, event }, recordArgs, root,
+    ));
+  }
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

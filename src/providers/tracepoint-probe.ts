@@ -1,0 +1,112 @@
+// Probes backed by a kernel tracepoint, and the mapping from a tracepoint's record fields to probe
+// arguments shared by the sdt, syscall, proc, sched and io providers.
+
+import type { Attach, Dispatch, Probe, ProbeArg } from './provider.js';
+import { eventExists, eventFormat, type FormatField } from './tracefs.js';
+
+export type TracepointAttach = Extract<Attach, { kind: 'tracepoint' }>;
+
+/** What a tracepoint probe may add to its record fields: see Probe. */
+export interface TracepointExtras {
+  /** Fire only when this record field is non-zero (see Probe.guard); read from the format. */
+  guardField?: string;
+  errno?: Probe['errno'];
+  dispatch?: () => Dispatch | null;
+}
+
+/** A probe backed by a tracepoint whose arguments are worked out from its format on first use. */
+export class TracepointProbe implements Probe {
+  id = 0;
+  private cachedFields: FormatField[] | null = null;
+  private cachedArgs: ProbeArg[] | null = null;
+  private readonly guardField?: string;
+  readonly errno?: Probe['errno'];
+  readonly dispatch?: () => Dispatch | null;
+
+  constructor(
+    readonly provider: string,
+    readonly module: string,
+    readonly func: string,
+    readonly name: string,
+    readonly attach: TracepointAttach,
+    private readonly argsFromFormat: (fields: FormatField[]) => ProbeArg[],
+    private readonly root: string,
+    extras: TracepointExtras = {},
+  ) {
+    if (extras.guardField) this.guardField = extras.guardField;
+    if (extras.errno) this.errno = extras.errno;
+    if (extras.dispatch) this.dispatch = extras.dispatch;
+  }
+
+  private get fields(): FormatField[] {
+    return (this.cachedFields ??= eventFormat(this.attach.group, this.attach.event, this.root).fields);
+  }
+
+  get args(): ProbeArg[] {
+    return (this.cachedArgs ??= this.argsFromFormat(this.fields));
+  }
+
+  get guard(): Probe['guard'] {
+    if (!this.guardField) return undefined;
+    const f = this.fields.find((x) => x.name === this.guardField && !x.common);
+    if (!f || ![1, 2, 4, 8].includes(f.size)) {
+      throw new Error(`tracepoint ${this.attach.group}:${this.attach.event} has no scalar field "${this.guardField}"`);
+    }
+    return { offset: f.offset, size: f.size as 1 | 2 | 4 | 8 };
+  }
+}
+
+/**
+ * One record field as a probe argument: scalars by value; fixed arrays and larger fields by
+ * address (typed `T[N]`); `__data_loc char[]` strings by the address of their text, typed
+ * `string`; other `__data_loc` arrays by the address of their data (typed `T[]`).
+ */
+export function fieldArg(index: number, f: FormatField): ProbeArg {
+  if (f.dynamic) {
+    const relative = f.dynamic === 'rel_loc';
+    const type = f.type === 'char' ? 'string' : `${f.type}[]`;
+    return { index, type, from: { kind: 'dataLoc', offset: f.offset, relative } };
+  }
+  if (f.arrayLength !== undefined) {
+    return { index, type: `${f.type}[${f.arrayLength}]`, from: { kind: 'fieldAddress', offset: f.offset } };
+  }
+  if (f.size === 1 || f.size === 2 || f.size === 4 || f.size === 8) {
+    return { index, type: f.type, from: { kind: 'field', offset: f.offset, size: f.size, signed: f.signed } };
+  }
+  return { index, type: f.type, from: { kind: 'fieldAddress', offset: f.offset } };
+}
+
+/** Every field after the common_* header, in record order, as arg0, arg1, ... */
+export function recordArgs(fields: FormatField[]): ProbeArg[] {
+  return fields.filter((f) => !f.common).map((f, i) => fieldArg(i, f));
+}
+
+/** The named fields of a record as arg0, arg1, ... in the order given (untyped: DTrace's stable
+ * providers type their arguments with translators, which are not here yet). */
+export function namedFieldArgs(names: string[]): (fields: FormatField[]) => ProbeArg[] {
+  return (fields) =>
+    names.map((name, index) => {
+      const f = fields.find((x) => x.name === name && !x.common);
+      if (!f) throw new Error(`tracepoint has no field "${name}"`);
+      return { ...fieldArg(index, f), type: null };
+    });
+}
+
+/** One probe of a stable provider (proc, sched, io) and the tracepoint it is built from. */
+export interface DerivedProbe {
+  name: string;
+  group: string;
+  event: string;
+  args: (fields: FormatField[]) => ProbeArg[];
+  guardField?: string;
+}
+
+/** The probes of a stable provider whose tracepoints this kernel has, as provider:vmlinux::name. */
+export function derivedProbes(provider: string, table: DerivedProbe[], root: string): Probe[] {
+  return table
+    .filter((d) => eventExists(d.group, d.event, root))
+    .map((d) => new TracepointProbe(
+      provider, 'vmlinux', '', d.name, { kind: 'tracepoint', group: d.group, event: d.event }, d.args, root,
+      d.guardField ? { guardField: d.guardField } : {},
+    ));
+}

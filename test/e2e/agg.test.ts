@@ -1,0 +1,115 @@
+// Aggregations on the real kernel: bucket choice in eBPF against DTrace's rules, merging of
+// per-CPU data, and aggregation drops when a keyed map is full.
+import { beforeAll, describe, expect, test } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ROOT, dtrace, dtraceAsync, gcc, kernelUnavailable } from '../helpers/run.js';
+import {
+  formatLlquantize, formatLquantize, formatQuantize, llquantizeBounds, llquantizeBucket, lquantizeBucket,
+  quantizeBucket,
+} from '../../src/consumer/aggprint.js';
+
+const skip = kernelUnavailable();
+let work = '';
+// The workload under names of its own: other test files run `getppid` at the same time.
+let merger = '';
+let dropper = '';
+
+function onlineCpus(): number[] {
+  const out: number[] = [];
+  for (const part of readFileSync('/sys/devices/system/cpu/online', 'utf8').trim().split(',')) {
+    const [lo, hi] = part.split('-').map(Number);
+    for (let c = lo; c <= (hi ?? lo); c++) out.push(c);
+  }
+  return out;
+}
+
+/** Values around every power of two, both signs, and the extremes. */
+function probeValues(): bigint[] {
+  const vs = new Set<bigint>([0n, 1n, -1n, 0x7fffffffffffffffn, -0x8000000000000000n]);
+  for (let k = 0n; k < 63n; k++) vs.add(1n << k), vs.add((1n << k) - 1n), vs.add(-(1n << k)), vs.add(-(1n << k) - 1n);
+  return [...vs];
+}
+
+/** A D literal for v (the most negative value has no positive literal). */
+function lit(v: bigint): string {
+  if (v === -0x8000000000000000n) return '(-0x7fffffffffffffff - 1)';
+  return v < 0n ? `(-${-v})` : `${v}`;
+}
+
+function runScript(name: string, body: string): string {
+  const file = path.join(work, name);
+  writeFileSync(file, `BEGIN\n{\n${body}\texit(0);\n}\n`);
+  const r = dtrace(['-qs', file], { timeoutMs: 60000 });
+  expect(r.status, r.stderr).toBe(0);
+  return r.stdout;
+}
+
+describe.skipIf(skip)(`aggregations on the kernel${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  beforeAll(() => {
+    work = mkdtempSync(path.join(tmpdir(), 'dtrace-agg-'));
+    merger = path.join(work, 'aggmerge');
+    dropper = path.join(work, 'aggdrops');
+    gcc(path.join(ROOT, 'test/e2e/progs/getppid.c'), merger);
+    copyFileSync(merger, dropper);
+  });
+
+  test('quantize() picks the bucket DTrace picks for every power-of-two edge', () => {
+    const values = probeValues();
+    const buckets = new Array<bigint>(127).fill(0n);
+    let body = '';
+    values.forEach((v, i) => {
+      const incr = BigInt(i % 7 + 1);
+      buckets[quantizeBucket(v)] += incr;
+      body += `\t@q = quantize(${lit(v)}, ${incr});\n`;
+    });
+    expect(runScript('quantize.d', body)).toBe('\n' + formatQuantize(buckets) + '\n');
+  });
+
+  test('lquantize() and llquantize() pick DTrace\'s buckets', () => {
+    const lp = { base: -50, step: 7, levels: 20 };
+    const llp = { factor: 4, low: 1, high: 5, nsteps: 16 };
+    const lb = new Array<bigint>(lp.levels + 2).fill(0n);
+    const llb = new Array<bigint>(llquantizeBounds(llp).length + 1).fill(0n);
+    let body = '';
+    const values: bigint[] = [];
+    for (let v = -60n; v <= 110n; v += 9n) values.push(v);
+    llquantizeBounds(llp).forEach((b, i) => { if (i % 5 === 0) values.push(b - 1n, b); });
+    for (const v of values) {
+      lb[lquantizeBucket(lp, v)] += 1n;
+      llb[llquantizeBucket(llp, v)] += 1n;
+      body += `\t@l = lquantize(${lit(v)}, -50, 90, 7);\n\t@ll = llquantize(${lit(v)}, 4, 1, 5, 16);\n`;
+    }
+    expect(runScript('lquantize.d', body)).toBe('\n' + formatLquantize(lp, lb) + '\n' + formatLlquantize(llp, llb) + '\n');
+  });
+
+  test('per-CPU values merge: count, sum, min, max and quantize over two CPUs', async () => {
+    const cpus = onlineCpus();
+    if (cpus.length < 2) return; // one CPU: nothing to merge
+    const d = dtraceAsync(['-qn', 'syscall::getppid:entry /execname == "aggmerge"/ { @c = count(); @s = sum(cpu); @lo = min(cpu); @hi = max(cpu); @q = quantize(cpu); } tick-2s { exit(0); }']);
+    await new Promise((r) => setTimeout(r, 1000));
+    spawnSync('taskset', ['-c', String(cpus[0]), merger, '100']);
+    spawnSync('taskset', ['-c', String(cpus[1]), merger, '100']);
+    const r = await d.done;
+    expect(r.status, r.stderr).toBe(0);
+    const q = new Array<bigint>(127).fill(0n);
+    q[quantizeBucket(BigInt(cpus[0]))] += 100n;
+    q[quantizeBucket(BigInt(cpus[1]))] += 100n;
+    const n = (v: number) => ' ' + String(v).padStart(16) + '\n';
+    expect(r.stdout).toBe('\n' + n(200) + n(100 * (cpus[0] + cpus[1])) + n(cpus[0]) + n(cpus[1]) + formatQuantize(q) + '\n');
+  });
+
+  test('a full keyed aggregation reports its drops as DTrace does', async () => {
+    // aggsize=64k gives the smallest map this dtrace makes: 1024 entries.
+    const d = dtraceAsync(['-x', 'aggsize=64k', '-qn', 'BEGIN { i = 0; } syscall::getppid:entry /execname == "aggdrops"/ { @[i++] = count(); } tick-2s { exit(0); }']);
+    await new Promise((r) => setTimeout(r, 1000));
+    spawnSync(dropper, ['2000']);
+    const r = await d.done;
+    expect(r.status, r.stderr).toBe(0);
+    const drops = [...r.stderr.matchAll(/^dtrace: (\d+) aggregation drops? on CPU \d+$/gm)].reduce((s, m) => s + Number(m[1]), 0);
+    expect(drops, r.stderr).toBe(2000 - 1024);
+    expect(r.stdout.trim().split('\n').length).toBe(1024);
+  });
+});

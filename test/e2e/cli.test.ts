@@ -1,0 +1,392 @@
+// dtrace(1)'s command line as a user meets it: usage errors, every option and its bad values,
+// macro arguments, executable D scripts run from the shell, -c/-p processes and signals.
+// The option and usage checks need no kernel; the rest runs on the real kernel.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DTRACE, ROOT, dtrace, dtraceAsync, gcc, kernelUnavailable } from '../helpers/run.js';
+import { USAGE } from '../../src/cli/usage.js';
+import { OptionError, isKnownOption, optionNames, parseOptionValue } from '../../src/cli/options.js';
+import { parseArgs } from '../../src/cli/args.js';
+import { commandWords } from '../../src/cli/process.js';
+
+let work = '';
+beforeAll(() => {
+  work = mkdtempSync(path.join(tmpdir(), 'dtrace-cli-'));
+});
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+function script(name: string, text: string, mode = 0o644): string {
+  const p = path.join(work, name);
+  writeFileSync(p, text);
+  chmodSync(p, mode);
+  return p;
+}
+
+/** A pid no process has. */
+function freePid(): number {
+  const max = Number(readFileSync('/proc/sys/kernel/pid_max', 'utf8'));
+  for (let pid = max - 1; ; pid--) {
+    try {
+      readFileSync(`/proc/${pid}/stat`);
+    } catch {
+      return pid;
+    }
+  }
+}
+
+describe('usage', () => {
+  test('no arguments: the usage on stderr, exit 2', () => {
+    const r = dtrace([]);
+    expect(r.stderr).toBe(USAGE);
+    expect(r.stdout).toBe('');
+    expect(r.status).toBe(2);
+  });
+
+  test('--help: the usage on stdout, exit 0', () => {
+    const r = dtrace(['--help']);
+    expect(r.stdout).toBe(USAGE);
+    expect(r.status).toBe(0);
+    for (const letter of 'aAbcCDefFGhHiIlLmnopPqsSUvVwxXZ') expect(USAGE).toContain(`\t-${letter}  `);
+  });
+
+  test('an unknown option: getopt\'s message, the usage, exit 2', () => {
+    const r = dtrace(['-k', '-n', 'BEGIN']);
+    expect(r.stderr).toBe(`dtrace: illegal option -- k\n${USAGE}`);
+    expect(r.status).toBe(2);
+  });
+
+  test('an option without its argument, exit 2', () => {
+    const r = dtrace(['-q', '-n']);
+    expect(r.stderr).toBe(`dtrace: option requires an argument -- n\n${USAGE}`);
+    expect(r.status).toBe(2);
+  });
+
+  test('-V prints the D API version', () => {
+    const r = dtrace(['-V']);
+    expect(r.stdout).toBe('dtrace: Sun D 1.13\n');
+    expect(r.status).toBe(0);
+    expect(dtrace(['-V', '-v']).stdout).toMatch(/^dtrace: Sun D 1\.13\nThis is node-dtrace \d+\.\d+\.\d+/);
+  });
+
+  test('only one of -A -G -h -l -V', () => {
+    const r = dtrace(['-l', '-V']);
+    expect(r.stderr).toBe('dtrace: only one of the [-AGhlV] options can be specified at a time\n');
+    expect(r.status).toBe(2);
+  });
+
+  test('-a and -A are refused with the reason', () => {
+    for (const opt of ['-a', '-A']) {
+      const r = dtrace([opt, '-n', 'BEGIN']);
+      expect(r.stderr).toBe(`dtrace: ${opt}: anonymous tracing is not available on Linux: it needs the Solaris DTrace driver, which keeps enablings from boot on\n`);
+      expect(r.status).toBe(1);
+    }
+  });
+
+  test('-G and -h say they wait for USDT', () => {
+    for (const opt of ['-G', '-h']) {
+      const r = dtrace([opt, '-s', 'x.d']);
+      expect(r.stderr).toBe(`dtrace: ${opt} is not supported yet: it builds on USDT probes, which come with the usdt provider (issue #6)\n`);
+      expect(r.status).toBe(1);
+    }
+  });
+
+  test('no program', () => {
+    const r = dtrace(['-q']);
+    expect(r.stderr).toBe('dtrace: no probes specified\n');
+    expect(r.status).toBe(1);
+  });
+
+  test('a missing script file', () => {
+    const r = dtrace(['-s', 'no/such/script.d']);
+    expect(r.stderr).toBe('dtrace: failed to open no/such/script.d: No such file or directory\n');
+    expect(r.status).toBe(1);
+  });
+
+  test('-o to a file that cannot be opened', () => {
+    const r = dtrace(['-o', '/no/such/dir/out.txt', '-n', 'BEGIN']);
+    expect(r.stderr).toBe("dtrace: failed to open output file '/no/such/dir/out.txt': No such file or directory\n");
+    expect(r.status).toBe(1);
+  });
+});
+
+describe('options', () => {
+  test('an unknown -x option: Invalid option name, exit 1', () => {
+    const r = dtrace(['-x', 'nosuchopt', '-n', 'BEGIN']);
+    expect(r.stderr).toBe('dtrace: failed to set -x nosuchopt: Invalid option name\n');
+    expect(r.stdout).toBe('');
+    expect(r.status).toBe(1);
+    expect(dtrace(['-x', 'nosuchopt=3', '-n', 'BEGIN']).stderr).toBe('dtrace: failed to set -x nosuchopt: Invalid option name\n');
+  });
+
+  test('bad values: Invalid value for specified option, exit 1', () => {
+    const cases: [string[], string][] = [
+      [['-x', 'bufsize=4mb'], '-x bufsize'],
+      [['-x', 'bufsize=-1'], '-x bufsize'],
+      [['-xstrsize=lots'], '-x strsize'],
+      [['-b', '12q'], '-b 12q'],
+      [['-x', 'switchrate=10parsecs'], '-x switchrate'],
+      [['-x', 'bufpolicy=wrap'], '-x bufpolicy'],
+      [['-x', 'quiet=maybe'], '-x quiet'],
+      [['-x', 'errtags=1'], '-x errtags'],
+      [['-x', 'nspec=two'], '-x nspec'],
+      [['-X', 'q'], '-X q'],
+    ];
+    for (const [args, shown] of cases) {
+      const r = dtrace([...args, '-n', 'BEGIN']);
+      expect(r.stderr, args.join(' ')).toBe(`dtrace: failed to set ${shown}: Invalid value for specified option\n`);
+      expect(r.status).toBe(1);
+    }
+  });
+
+  test('every documented option is known, with its kind of value', () => {
+    for (const name of ['aggrate', 'aggsize', 'aggsortkey', 'aggsortkeypos', 'aggsortpos', 'aggsortrev', 'argref',
+      'bufpolicy', 'bufresize', 'bufsize', 'cleanrate', 'cpp', 'cpphdrs', 'cpppath', 'cpu', 'defaultargs', 'define',
+      'destructive', 'dynvarsize', 'errtags', 'flowindent', 'grabanon', 'incdir', 'jstackframes', 'jstackstrsize',
+      'libdir', 'nspec', 'quiet', 'rawbytes', 'specsize', 'stackframes', 'stackindent', 'statusrate', 'stdc', 'strsize',
+      'switchrate', 'undef', 'ustackframes', 'version', 'zdefs']) expect(isKnownOption(name), name).toBe(true);
+    expect(optionNames().length).toBeGreaterThan(60);
+    expect(parseOptionValue('bufsize', '4m')).toEqual(['bufsize', String(4 << 20)]);
+    expect(parseOptionValue('bufsize', '0x10K')).toEqual(['bufsize', String(16 << 10)]);
+    expect(parseOptionValue('switchrate', '10hz')).toEqual(['switchrate', '100000000']);
+    expect(parseOptionValue('switchrate', '5ms')).toEqual(['switchrate', '5000000']);
+    expect(parseOptionValue('cleanrate', '2')).toEqual(['cleanrate', '500000000']);
+    expect(parseOptionValue('quiet', null)).toEqual(['quiet', 'set']);
+    expect(parseOptionValue('quiet', 'no')).toEqual(['quiet', 'unset']);
+    expect(parseOptionValue('quiet', 'ON')).toEqual(['quiet', 'set']);
+    expect(parseOptionValue('nspec', '4')).toEqual(['nspec', '4']);
+    expect(parseOptionValue('zdefs', null)).toEqual(['zdefs', 'set']);
+    expect(parseOptionValue('bufpolicy', 'ring')).toEqual(['bufpolicy', 'ring']);
+    expect(parseOptionValue('version', '1.13')).toEqual(['version', '1.13']);
+    expect(() => parseOptionValue('version', 'latest')).toThrow(OptionError);
+    expect(() => parseOptionValue('cpppath', null)).toThrow(OptionError);
+    expect(() => parseOptionValue('bufsize', null)).toThrow('failed to set -x bufsize: Invalid value for specified option');
+  });
+
+  test('arguments split as getopt splits them', () => {
+    expect(parseArgs(['-qn', 'BEGIN', 'a', '-xquiet', '-b', '4m', 'b', '--', '-c'])).toEqual({
+      options: [{ letter: 'q' }, { letter: 'n', value: 'BEGIN' }, { letter: 'x', value: 'quiet' }, { letter: 'b', value: '4m' }],
+      operands: ['a', 'b', '-c'],
+      help: false,
+    });
+    expect(commandWords('  ./w\t7  3 ')).toEqual(['./w', '7', '3']);
+  });
+});
+
+const skip = kernelUnavailable();
+
+describe.skipIf(skip)(`on the kernel${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  let w = '';
+  let bin = '';
+  beforeAll(() => {
+    w = path.join(work, 'w');
+    gcc(path.join(ROOT, 'test/e2e/progs/w.c'), w);
+    // dtrace on PATH as `npm link` puts it there.
+    bin = path.join(work, 'bin');
+    mkdirSync(bin);
+    symlinkSync(DTRACE, path.join(bin, 'dtrace'));
+  });
+
+  test("-c: counts exactly the command's getppid calls, then ends when it exits", () => {
+    const r = dtrace(['-qn', 'syscall::getppid:entry /pid == $target/ { @ = count(); }', '-c', './w 7'], { cwd: work });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe('7');
+    expect(r.stdout.startsWith('\n')).toBe(true);
+    expect(r.status).toBe(0);
+  });
+
+  test('-c: $target is the command\'s pid, and dtrace says when it has exited', () => {
+    const r = dtrace(['-n', 'BEGIN { printf("%d", $target); }', '-c', `${w} 1`]);
+    const pid = /:BEGIN (\d+)/.exec(r.stdout)?.[1];
+    expect(pid).toBeDefined();
+    expect(r.stderr).toBe(`dtrace: description 'BEGIN ' matched 1 probe\ndtrace: pid ${pid} has exited\n`);
+    expect(r.status).toBe(0);
+  });
+
+  test('-c: a command that fails is reported with its status', () => {
+    const r = dtrace(['-n', 'BEGIN { printf("%d", $target); }', '-c', `${w} 0 3`]);
+    const pid = /:BEGIN (\d+)/.exec(r.stdout)?.[1];
+    expect(r.stderr).toContain(`dtrace: pid ${pid} exited with status 3\n`);
+    expect(r.status).toBe(0);
+  });
+
+  test('-c: several commands; $target is the first; dtrace ends when all have exited', () => {
+    const r = dtrace(['-qn', 'syscall::getppid:entry /execname == "w"/ { @[pid == $target ? "first" : "other"] = count(); }',
+      '-c', `${w} 3`, '-c', `${w} 4`]);
+    expect(r.stdout).toMatch(/ first +3\n/);
+    expect(r.stdout).toMatch(/ other +4\n/);
+    expect(r.status).toBe(0);
+  });
+
+  test('-c: a command that does not exist', () => {
+    const r = dtrace(['-c', './no-such-command 1', '-n', 'BEGIN']);
+    expect(r.stderr).toBe('dtrace: failed to execute ./no-such-command: No such file or directory\n');
+    expect(r.status).toBe(1);
+  });
+
+  test('-p: traces a running process and ends when it exits', async () => {
+    const sleeper = spawn('sleep', ['3'], { stdio: 'ignore' });
+    const r = dtrace(['-n', 'BEGIN { printf("%d", $target); }', '-p', String(sleeper.pid)]);
+    expect(r.stdout).toContain(`:BEGIN ${sleeper.pid}`);
+    expect(r.stderr).toBe(`dtrace: description 'BEGIN ' matched 1 probe\ndtrace: pid ${sleeper.pid} has exited\n`);
+    expect(r.status).toBe(0);
+  });
+
+  test('-p: bad and absent pids', () => {
+    const bad = dtrace(['-p', '12x', '-n', 'BEGIN']);
+    expect(bad.stderr).toBe('dtrace: invalid pid: 12x\n');
+    expect(bad.status).toBe(1);
+    const pid = freePid();
+    const gone = dtrace(['-p', String(pid), '-n', 'BEGIN']);
+    expect(gone.stderr).toBe(`dtrace: failed to grab pid ${pid}: No such process\n`);
+    expect(gone.status).toBe(1);
+  });
+
+  test('SIGINT: END runs, the aggregations print, exit 0', async () => {
+    const d = dtraceAsync(['-qn', 'BEGIN { printf("go\\n"); } syscall::getppid:entry /execname == "w"/ { @ = count(); } END { printf("end\\n"); }']);
+    while (!d.out().includes('go\n')) await new Promise((r) => setTimeout(r, 50));
+    spawnSync(w, ['100']);
+    d.child.kill('SIGINT');
+    const r = await d.done;
+    expect(r.stdout).toMatch(/^go\n\nend\n\n +100\n/);
+    expect(r.status).toBe(0);
+  });
+
+  test('SIGTERM ends tracing the same way', async () => {
+    const d = dtraceAsync(['-qn', 'BEGIN { printf("go\\n"); } END { printf("end\\n"); }']);
+    while (!d.out().includes('go\n')) await new Promise((r) => setTimeout(r, 50));
+    d.child.kill('SIGTERM');
+    const r = await d.done;
+    expect(r.stdout).toBe('go\n\nend\n\n');
+    expect(r.status).toBe(0);
+  });
+
+  test('a second SIGINT ends dtrace at once', async () => {
+    const d = dtraceAsync(['-qn', 'BEGIN { printf("go\\n"); }']);
+    while (!d.out().includes('go\n')) await new Promise((r) => setTimeout(r, 50));
+    const started = Date.now();
+    d.child.kill('SIGINT');
+    await new Promise((r) => setTimeout(r, 20)); // two signals, not one coalesced
+    d.child.kill('SIGINT');
+    const r = await d.done;
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(r.signal).toBe(null);
+    expect(r.status).toBe(0);
+  });
+
+  test('an executable D script run from the shell, dtrace found on PATH', () => {
+    const x = script('x.d', '#!/usr/bin/env -S dtrace -qs\nBEGIN { printf("%s %d\\n", $$1, $2); exit(0); }\n', 0o755);
+    const r = spawnSync(x, ['hello', '5'], { cwd: work, encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('hello 5\n\n');
+    expect(r.status).toBe(0);
+  });
+
+  test('an executable D script naming dtrace by its path', () => {
+    const y = script('y.d', `#!${DTRACE} -s\n#pragma D option quiet\nBEGIN { printf("%s+%d\\n", $$1, $2); exit(0); }\n`, 0o755);
+    const r = spawnSync(y, ['abc', '0x10'], { cwd: work, encoding: 'utf8' });
+    expect(r.stdout).toBe('abc+16\n\n');
+    expect(r.status).toBe(0);
+  });
+
+  test('macro arguments: missing, extraneous, -x defaultargs and -x argref', () => {
+    const s = script('args.d', 'BEGIN\n{\n\tprintf("%d [%s]\\n", $1, $$2);\n\texit(0);\n}\n');
+    const missing = dtrace(['-qs', s, '3']);
+    expect(missing.stderr).toBe(`dtrace: failed to compile script ${s}: line 3: macro argument $$2 is not defined\n`);
+    expect(missing.status).toBe(1);
+    const defaults = dtrace(['-x', 'defaultargs', '-qs', s]);
+    expect(defaults.stdout).toBe('0 []\n\n');
+    const extra = dtrace(['-qs', s, '1', 'two', 'three']);
+    expect(extra.stderr).toBe(`dtrace: failed to compile script ${s}: line 6: extraneous argument 'three' ($3 is not referenced)\n`);
+    expect(extra.status).toBe(1);
+    expect(dtrace(['-x', 'argref', '-qs', s, '1', 'two', 'three']).stdout).toBe('1 [two]\n\n');
+    const desc = dtrace(['-qn', 'BEGIN { exit(0); }', 'unused']);
+    expect(desc.stderr).toBe("dtrace: invalid probe specifier BEGIN { exit(0); }: extraneous argument 'unused' ($1 is not referenced)\n");
+  });
+
+  test('-o appends the trace output to a file', () => {
+    const out = path.join(work, 'out.txt');
+    for (const word of ['one', 'two']) {
+      const r = dtrace(['-o', out, '-qn', `BEGIN { printf("${word}\\n"); exit(0); }`]);
+      expect(r.stdout).toBe('');
+      expect(r.status).toBe(0);
+    }
+    expect(readFileSync(out, 'utf8')).toBe('one\n\ntwo\n\n');
+  });
+
+  test('-C runs cpp with -D, -U and -I; pragmas and line numbers survive', () => {
+    mkdirSync(path.join(work, 'inc'), { recursive: true });
+    writeFileSync(path.join(work, 'inc/greet.h'), '#define GREETING "hi"\n');
+    const s = script('cpp.d', '#include "greet.h"\n#pragma D option quiet\n#ifdef N\nBEGIN { printf("%s %d\\n", GREETING, N); exit(0); }\n#endif\n#ifdef BROKEN\nBEGIN { trace(1 +); }\n#endif\n');
+    const r = dtrace(['-C', '-I', path.join(work, 'inc'), '-D', 'N=42', '-s', s]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('hi 42\n\n');
+    const undef = dtrace(['-C', '-I', path.join(work, 'inc'), '-D', 'N=42', '-U', 'N', '-D', 'BROKEN', '-s', s]);
+    expect(undef.stderr).toBe(`dtrace: failed to compile script ${s}: line 7: syntax error near ")"\n`);
+    expect(undef.status).toBe(1);
+    const headers = dtrace(['-C', '-H', '-I', path.join(work, 'inc'), '-D', 'N=1', '-s', s]);
+    expect(headers.stderr).toContain('greet.h');
+    const noinc = dtrace(['-C', '-s', s]);
+    expect(noinc.stderr).toContain(`dtrace: failed to compile script ${s}: Preprocessor failed to process input program\n`);
+    expect(noinc.status).toBe(1);
+  });
+
+  test('-e compiles and exits; -S shows the DIF; -q and -w', () => {
+    const e = dtrace(['-e', '-n', 'BEGIN { trace(1); }']);
+    expect(e.stdout).toBe('');
+    expect(e.stderr).toBe('');
+    expect(e.status).toBe(0);
+    expect(dtrace(['-e', '-S', '-n', 'BEGIN { trace(1); }']).stderr).toContain('DIFO');
+    const w = dtrace(['-w', '-n', 'BEGIN { exit(0); }']);
+    expect(w.stderr).toBe("dtrace: description 'BEGIN ' matched 1 probe\ndtrace: allowing destructive actions\n");
+    const q = dtrace(['-w', '-q', '-n', 'BEGIN { exit(0); }']);
+    expect(q.stderr).toBe('');
+    const xq = dtrace(['-x', 'quiet', '-n', 'BEGIN { exit(0); }']);
+    expect(xq.stderr).toBe('');
+    expect(xq.stdout).toBe('\n');
+  });
+
+  test('-i enables a probe by its id', () => {
+    expect(dtrace(['-qi', '1 { printf("begin\\n"); exit(0); }']).stdout).toBe('begin\n\n');
+    const bad = dtrace(['-i', '99999']);
+    expect(bad.stderr).toBe('dtrace: invalid probe specifier 99999: invalid probe identifier 99999\n');
+    expect(bad.status).toBe(1);
+  });
+
+  test('-Z permits descriptions that match nothing', () => {
+    const bad = dtrace(['-n', 'nosuch:::', '-n', 'BEGIN { exit(0); }']);
+    expect(bad.status).toBe(1);
+    const r = dtrace(['-Z', '-n', 'nosuch:::', '-n', 'BEGIN { exit(0); }']);
+    expect(r.stderr).toBe("dtrace: description 'nosuch:::' matched 0 probes\ndtrace: description 'BEGIN ' matched 1 probe\n");
+    expect(r.status).toBe(0);
+  });
+
+  test('-l with -n, -P, -m, -f, -i and -s', () => {
+    const header = '   ID   PROVIDER            MODULE                          FUNCTION NAME\n';
+    const n = dtrace(['-l', '-n', 'syscall::getppid:entry']);
+    expect(n.stdout).toMatch(new RegExp(`^${header}\\s+\\d+\\s+syscall\\s+\\S+\\s+getppid entry\\n$`));
+    expect(dtrace(['-l', '-P', 'dtrace']).stdout).toMatch(/ BEGIN\n.* END\n.* ERROR\n$/);
+    expect(dtrace(['-l', '-f', 'getppid']).stdout.split('\n').length).toBe(4);
+    expect(dtrace(['-l', '-i', '1']).stdout).toMatch(/^ +ID.*\n +1 +dtrace +BEGIN\n$/);
+    const s = script('list.d', 'syscall::getppid:entry, syscall::getppid:return { }\nBEGIN { }\n');
+    const ls = dtrace(['-l', '-s', s]);
+    expect(ls.stdout).toMatch(/getppid entry\n.*getppid return\n.*BEGIN\n$/);
+    expect(dtrace(['-l', '-n', 'syscall::get$1:entry', 'ppid']).stdout).toMatch(/getppid entry\n$/);
+    const none = dtrace(['-l', '-m', 'nosuchmodule']);
+    expect(none.stdout).toBe(header);
+    expect(none.stderr).toBe('dtrace: failed to match :nosuchmodule::: No probe matches description\n');
+    expect(none.status).toBe(0);
+  });
+
+  test('-b, -F, -v and -x options that exist today are honoured', () => {
+    expect(dtrace(['-b', '64k', '-x', 'switchrate=50hz', '-F', '-qn', 'BEGIN { printf("ok\\n"); exit(0); }']).stdout).toBe('ok\n\n');
+    expect(dtrace(['-x', 'strsize=4', '-qn', 'BEGIN { printf("%s\\n", "abcdefgh"); exit(0); }']).stdout).toBe('abc\n\n');
+    const tags = dtrace(['-x', 'errtags', '-n', 'BEGIN { trace(x +); }']);
+    expect(tags.stderr).toMatch(/^dtrace: invalid probe specifier BEGIN \{ trace\(x \+\); \}: \[D_SYNTAX\] /);
+    expect(dtrace(['-x', 'zdefs', '-n', 'nosuch:::', '-n', 'BEGIN { exit(0); }']).status).toBe(0);
+  });
+});

@@ -1,0 +1,5 @@
+BEGIN
+{
+	@a = lquantize(1, 0, 100, 10);
+	@a = lquantize(2, 10, 100, 10);
+}

@@ -1,0 +1,4 @@
+BEGIN
+{
+	@q = quantize(1, 2, 3);
+}

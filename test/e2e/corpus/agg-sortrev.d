@@ -1,0 +1,11 @@
+/* flags: -q */
+/* aggsortrev: the value order reversed */
+#pragma D option aggsortrev
+BEGIN
+{
+	@a[3, "c"] = sum(10);
+	@a[1, "z"] = sum(30);
+	@a[2, "a"] = sum(20);
+	@a[4, "b"] = sum(5);
+	exit(0);
+}

@@ -1,0 +1,5 @@
+/* flags: -q extra */
+BEGIN
+{
+	exit(0);
+}

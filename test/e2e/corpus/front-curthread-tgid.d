@@ -1,0 +1,2 @@
+/* flags: -q */
+BEGIN { printf("%d\n", curthread->tgid == pid); exit(0); }

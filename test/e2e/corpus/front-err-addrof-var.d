@@ -1,0 +1,2 @@
+/* flags: -xerrtags */
+BEGIN { x = 1; trace(&x); }

@@ -1,0 +1,2 @@
+/* flags: -xerrtags */
+struct s { void v[3]; }; BEGIN { exit(0); }

@@ -1,0 +1,2 @@
+/* flags: -xerrtags */
+BEGIN { trace((struct task_struct)1); }

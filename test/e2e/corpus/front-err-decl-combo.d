@@ -1,0 +1,2 @@
+/* flags: -xerrtags */
+int int x; BEGIN { exit(0); }

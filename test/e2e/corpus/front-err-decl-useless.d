@@ -1,0 +1,2 @@
+/* flags: -xerrtags */
+int; BEGIN { exit(0); }

@@ -1,0 +1,2 @@
+/* flags: -xerrtags */
+BEGIN { trace(curthread.pid); }

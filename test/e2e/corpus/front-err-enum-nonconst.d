@@ -1,0 +1,2 @@
+/* flags: -xerrtags */
+enum e { A = pid }; BEGIN { exit(0); }

@@ -1,0 +1,2 @@
+/* flags: -xerrtags */
+enum e { A }; enum e { B }; BEGIN { exit(0); }

@@ -1,0 +1,2 @@
+/* flags: -xerrtags */
+enum e { pid }; BEGIN { exit(0); }

@@ -1,0 +1,2 @@
+/* flags: -xerrtags */
+enum e { A, B }; enum f { A }; BEGIN { exit(0); }

@@ -1,0 +1,2 @@
+/* flags: -xerrtags */
+inline string s = 3; BEGIN { exit(0); }

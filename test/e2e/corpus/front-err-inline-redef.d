@@ -1,0 +1,2 @@
+/* flags: -xerrtags */
+inline int x = 3; inline int x = 4; BEGIN { exit(0); }

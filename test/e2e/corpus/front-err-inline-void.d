@@ -1,0 +1,2 @@
+/* flags: -xerrtags */
+inline void v = 3; BEGIN { exit(0); }

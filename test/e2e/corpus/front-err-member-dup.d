@@ -1,0 +1,2 @@
+/* flags: -xerrtags */
+struct s { int a; long a; }; BEGIN { exit(0); }

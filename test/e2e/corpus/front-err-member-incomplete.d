@@ -1,0 +1,2 @@
+/* flags: -xerrtags */
+struct s { struct dtrace_undefined_tag x; }; BEGIN { exit(0); }

@@ -1,0 +1,2 @@
+/* flags: -xerrtags */
+struct s { void v; }; BEGIN { exit(0); }

@@ -1,0 +1,2 @@
+/* flags: -xerrtags */
+BEGIN { trace(offsetof(struct task_struct, no_such_member)); }

@@ -1,0 +1,2 @@
+/* flags: -xerrtags */
+BEGIN { trace(sizeof(struct dtrace_no_such_struct)); }

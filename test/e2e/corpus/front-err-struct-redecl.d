@@ -1,0 +1,2 @@
+/* flags: -xerrtags */
+struct s { int a; }; struct s { int b; }; BEGIN { exit(0); }

@@ -1,0 +1,8 @@
+/* flags: -q */
+BEGIN
+{
+	printf("%d %d %d\n", sizeof(struct list_head), offsetof(struct list_head, prev), sizeof(struct callback_head));
+	printf("%d\n", sizeof(struct task_struct) == sizeof(`vmlinux`struct task_struct));
+	printf("%d\n", sizeof(struct file) == sizeof(struct vmlinux`file));
+	exit(0);
+}

@@ -1,0 +1,4 @@
+BEGIN
+{
+	trace(mutex_owned(0));
+}

@@ -1,0 +1,5 @@
+/* An associative array must be assigned before it is read. */
+BEGIN
+{
+	trace(counts["x"]);
+}

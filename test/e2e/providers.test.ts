@@ -1,0 +1,126 @@
+// Kernel providers on the real kernel with real workloads: sdt tracepoints, all system calls at
+// once through the raw syscall dispatcher, errno, proc, and the probe listing.
+import { beforeAll, describe, expect, test } from 'vitest';
+import { mkdtempSync, writeFileSync, chmodSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ROOT, dtrace, gcc, kernelUnavailable } from '../helpers/run.js';
+
+const skip = kernelUnavailable();
+let work = '';
+const prog = (name: string) => path.join(work, name);
+
+describe.skipIf(skip)(`providers${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  beforeAll(() => {
+    work = mkdtempSync(path.join(tmpdir(), 'dtrace-prov-'));
+    gcc(path.join(ROOT, 'test/e2e/progs/getppid.c'), prog('getppid'));
+    gcc(path.join(ROOT, 'test/e2e/progs/failopen.c'), prog('failopen'));
+    gcc(path.join(ROOT, 'test/e2e/progs/int80.c'), prog('int80'));
+  });
+
+  test('sdt:sched::sched_process_exec fires for a spawned program, with its filename', () => {
+    const r = dtrace(['-qn', 'sdt:sched::sched_process_exec /execname == "getppid"/ { printf("%s:%s:%s:%s %s\\n", probeprov, probemod, probefunc, probename, stringof(arg0)); }', '-c', `${prog('getppid')} 1`]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`sdt:sched::sched_process_exec ${prog('getppid')}\n\n`);
+  });
+
+  test('syscall:::entry counts every system call by name, getppid included', () => {
+    const r = dtrace(['-qn', 'syscall:::entry /execname == "getppid"/ { @[probefunc] = count(); }', '-c', `${prog('getppid')} 1000`]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^\s+getppid\s+1000$/m);
+    expect(r.stdout).toMatch(/^\s+exit_group\s+1$/m);
+    expect(r.stdout).toMatch(/^\s+mmap\s+\d+$/m);
+  });
+
+  test('32-bit system calls are not counted under the 64-bit call of the same number', () => {
+    // The raw tracepoint sees ia32 getpid as number 20 (writev in the 64-bit table).
+    const raw = dtrace(['-qn', 'sdt:raw_syscalls::sys_enter /execname == "int80"/ { @[arg0] = count(); }', '-c', prog('int80')]);
+    expect(raw.stdout).toMatch(/^\s+20\s+5$/m);
+    const all = dtrace(['-qn', 'syscall:::entry /execname == "int80"/ { @[probefunc] = count(); }', '-c', prog('int80')]);
+    expect(all.status, all.stderr).toBe(0);
+    expect(all.stdout).toMatch(/^\s+exit_group\s+1$/m);
+    expect(all.stdout).not.toMatch(/writev/);
+  });
+
+  test('enabling all syscall entry probes is ready in well under a second', async () => {
+    const { compile } = await import('../../src/compiler/compile.js');
+    const { writeDof } = await import('../../src/dof/writer.js');
+    const { LinuxDevice } = await import('../../src/device/linux/device.js');
+    const { ProbeRegistry } = await import('../../src/providers/registry.js');
+    const registry = new ProbeRegistry();
+    const t0 = performance.now();
+    const compiled = compile([{ kind: 'n', text: 'syscall:::entry { @[probefunc] = count(); }', name: 'n' }] as never, {
+      registry, options: new Map(), macroArgs: [], macros: new Map(), zdefs: false, defaultArgs: false, argRef: false,
+    } as never);
+    const dof = writeDof(compiled.program);
+    const t1 = performance.now();
+    const device = new LinuxDevice(registry, { strsize: 256, bufsize: 1 << 20, aggsize: 4096, verbose: false, dynvarsize: 1 << 20 } as never);
+    try {
+      const enabled = device.enable(dof);
+      device.go();
+      const t2 = performance.now();
+      console.log(`syscall:::entry: ${enabled.probes.length} probes; compiled in ${(t1 - t0).toFixed(0)} ms, ` +
+        `translated, loaded and attached in ${(t2 - t1).toFixed(0)} ms`);
+      expect(enabled.probes.length).toBeGreaterThan(300);
+      expect(t2 - t1).toBeLessThan(1000);
+    } finally {
+      device.stop();
+      device.close();
+    }
+  });
+
+  test('errno on a failing open, on its own probe and through the dispatcher', () => {
+    const one = dtrace(['-qn', 'syscall::openat:return /execname == "failopen"/ { printf("%d %d\\n", arg0, errno); }', '-c', prog('failopen')]);
+    expect(one.status, one.stderr).toBe(0);
+    expect(one.stdout).toContain('-2 2\n'); // ENOENT
+    expect(one.stdout).toContain('-21 21\n'); // EISDIR
+    expect(one.stdout).toMatch(/^\d+ 0$/m); // the libraries it opened: no error
+    const all = dtrace(['-qn', 'syscall:::return /execname == "failopen" && errno != 0/ { printf("%s %d\\n", probefunc, errno); }', '-c', prog('failopen')]);
+    expect(all.status, all.stderr).toBe(0);
+    expect(all.stdout).toContain('openat 2\nopenat 21\n');
+  });
+
+  test('proc:::exec-success and proc:::exit, with execname and how the process ended', () => {
+    const script = path.join(work, 'run.sh');
+    writeFileSync(script, `#!/bin/sh\n${prog('getppid')} 1\nsh -c 'kill -9 $$'\ntrue\n`);
+    chmodSync(script, 0o755);
+    const r = dtrace(['-qn', `
+      proc:::exec-success /execname == "getppid"/ { printf("exec %s\\n", execname); }
+      proc:::exit /execname == "getppid" || execname == "sh"/ { printf("exit %s %d\\n", execname, arg0); }
+      proc:::create /execname == "run.sh"/ { @created = count(); }
+      END { printa("created %@d\\n", @created); }`, '-c', script]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('exec getppid\nexit getppid 1\n');
+    expect(r.stdout).toContain('exit sh 2\n'); // killed by a signal
+    expect(r.stdout).toMatch(/created 2\n/);
+  });
+
+  test('dtrace -l lists every provider\'s probes, more than 2,000', () => {
+    const t0 = performance.now();
+    const r = dtrace(['-l']);
+    const ms = performance.now() - t0;
+    console.log(`dtrace -l: ${r.stdout.split('\n').length - 2} probes in ${ms.toFixed(0)} ms (with Node start-up)`);
+    expect(r.status, r.stderr).toBe(0);
+    const rows = r.stdout.trimEnd().split('\n').slice(1);
+    expect(rows.length).toBeGreaterThan(2000);
+    const providers = new Set(rows.map((l) => l.trim().split(/\s+/)[1]));
+    for (const p of ['dtrace', 'profile', 'syscall', 'sdt', 'proc', 'sched', 'io']) expect(providers).toContain(p);
+    expect(ms).toBeLessThan(2000);
+  });
+
+  test('dtrace -l with -P, -m, -f, -n, -i and -v', () => {
+    const count = (args: string[]) => dtrace(['-l', ...args]).stdout.trimEnd().split('\n').length - 1;
+    expect(count(['-P', 'sdt'])).toBeGreaterThan(1000);
+    expect(count(['-P', 'syscall'])).toBeGreaterThan(600);
+    expect(count(['-m', 'sched'])).toBeGreaterThan(10);
+    expect(count(['-f', 'getppid'])).toBe(2);
+    const exec = dtrace(['-l', '-n', 'sdt:sched::sched_process_exec']);
+    expect(exec.stdout).toMatch(/^ +\d+ +sdt +sched +sched_process_exec\n$/m);
+    const id = exec.stdout.trimEnd().split('\n')[1].trim().split(/\s+/)[0];
+    expect(dtrace(['-l', '-i', id]).stdout).toBe(exec.stdout);
+    const v = dtrace(['-lv', '-n', 'sdt:sched::sched_process_exec']).stdout;
+    expect(v).toContain('\tArgument Types\n\t\targs[0]: string\n\t\targs[1]: pid_t\n\t\targs[2]: pid_t\n');
+    const open = dtrace(['-lv', '-n', 'syscall::openat:entry']).stdout;
+    expect(open).toContain('\t\targs[0]: int\n\t\targs[1]: const char *\n\t\targs[2]: int\n\t\targs[3]: umode_t\n');
+  });
+});

@@ -1,0 +1,70 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { ElfError, ElfFile, ET_DYN, readElf } from '../../src/providers/elf.js';
+
+const PYTHON = '/usr/bin/python3';
+let prog = '';
+
+/** readelf's view of the same file, to compare against. */
+function readelf(args: string[], file: string): string {
+  return spawnSync('readelf', [...args, file], { encoding: 'utf8' }).stdout;
+}
+
+beforeAll(() => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'dtrace-elf-'));
+  const src = path.join(dir, 'p.c');
+  writeFileSync(src, 'static int helper(int x) { return x + 1; }\nint target(int x) { return helper(x) * 2; }\nint main(void) { return target(1) == 4 ? 0 : 1; }\n');
+  prog = path.join(dir, 'p');
+  const r = spawnSync('gcc', ['-O0', '-g', '-o', prog, src], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(r.stderr);
+});
+
+describe('ElfFile', () => {
+  test('rejects files that are not ELF64 little-endian', () => {
+    expect(() => new ElfFile(Buffer.from('#!/bin/sh\necho hi\n'.padEnd(80)), 'x.sh')).toThrow(ElfError);
+  });
+
+  test('finds local and global functions in .symtab with their sizes', () => {
+    const elf = readElf(prog);
+    expect(elf.type).toBe(ET_DYN); // gcc builds position-independent executables here
+    const byName = new Map(elf.functions().map((f) => [f.name, f]));
+    for (const name of ['helper', 'target', 'main']) {
+      const m = new RegExp(`^\\s*\\d+: ([0-9a-f]+)\\s+(\\d+) FUNC\\s+\\w+\\s+\\w+\\s+\\d+ ${name}$`, 'm').exec(readelf(['-sW'], prog));
+      expect(m, name).not.toBeNull();
+      expect(byName.get(name)?.value).toBe(BigInt('0x' + m![1]));
+      expect(byName.get(name)?.size).toBe(BigInt(m![2]));
+    }
+    // Undefined (imported) functions are not ours to probe.
+    expect(byName.has('__libc_start_main')).toBe(false);
+    expect(elf.lookupFunction('target')).toEqual(byName.get('target'));
+    const t = byName.get('target')!;
+    expect(elf.functionAt(t.value + 3n)?.name).toBe('target');
+  });
+
+  test('turns virtual addresses into file offsets through PT_LOAD', () => {
+    const elf = readElf(prog);
+    const text = elf.section('.text')!;
+    expect(elf.fileOffset(text.addr)).toBe(text.offset);
+    expect(elf.fileOffset(text.addr + 5n)).toBe(text.offset + 5);
+    expect(elf.fileOffset(0xffff_ffff_0000n)).toBeNull();
+  });
+
+  test('names the program interpreter', () => {
+    expect(readElf(prog).interpreter()).toMatch(/ld-linux-x86-64\.so\.2$/);
+  });
+
+  test.skipIf(!existsSync(PYTHON))('reads python3\'s SDT notes as readelf does', () => {
+    const elf = readElf(PYTHON);
+    const notes = elf.sdtNotes();
+    const text = readelf(['-n'], PYTHON);
+    const expected = [...text.matchAll(/Provider: (\S+)\n\s+Name: (\S+)\n\s+Location: 0x([0-9a-f]+), Base: 0x[0-9a-f]+, Semaphore: 0x([0-9a-f]+)\n\s+Arguments: ([^\n]*)/g)]
+      .map((m) => ({ provider: m[1], name: m[2], pc: BigInt('0x' + m[3]), semaphore: BigInt('0x' + m[4]), args: m[5] }));
+    expect(expected.length).toBeGreaterThan(0);
+    expect(notes).toEqual(expected);
+    // Debian's python3 has no .symtab: its functions come from .dynsym.
+    expect(elf.lookupFunction('_PyEval_EvalFrameDefault')).toBeDefined();
+  });
+});
