@@ -86,12 +86,6 @@ export function aggSortOptions(options: Map<string, string> | undefined): AggPri
 }
 
 /** What the device may offer beyond the Device interface for aggregation actions and drops. */
-export interface AggregationControl {
-  aggregationDrops(): { cpu: number; drops: number }[];
-  clearAggregation(id: number): void;
-  removeAggregationKeys(id: number, keys: Buffer[]): void;
-}
-
 /** One decoded entry with its raw key (for trunc). */
 interface Entry extends AggEntry {
   raw: Buffer;
@@ -107,7 +101,7 @@ export class Aggregations {
   private kept = new Set<number>();
 
   constructor(
-    private device: Device & Partial<AggregationControl>,
+    private device: Device,
     descs: AggregationDescription[],
     private opts: AggPrintOptions & { strsize?: number },
   ) {
@@ -185,13 +179,13 @@ export class Aggregations {
   clear(id: number): void {
     const desc = this.byId.get(id);
     if (desc && desc.keys.length === 0 && this.entries(desc, this.device.aggregationSnapshot()).length > 0) this.kept.add(id);
-    this.device.clearAggregation?.(id);
+    this.device.clearAggregation(id);
   }
 
   /** trunc(@a, n): keep the n entries that sort first (the last -n for negative n); none without n. */
   trunc(id: number, n: bigint): void {
     const desc = this.byId.get(id);
-    if (!desc || !this.device.removeAggregationKeys) return;
+    if (!desc) return;
     const sorted = sortAggEntries(this.descOf(desc), this.entries(desc, this.device.aggregationSnapshot()), {
       ...this.opts, aggsortrev: false, aggsortkey: false,
     }) as Entry[];
@@ -215,7 +209,7 @@ export class Aggregations {
   /** "dtrace: N aggregation drops on CPU C" for drops counted since the last call. */
   drops(): string {
     let out = '';
-    for (const { cpu, drops } of this.device.aggregationDrops?.() ?? []) {
+    for (const { cpu, drops } of this.device.aggregationDrops()) {
       const before = this.dropsSeen.get(cpu) ?? 0;
       if (drops > before) {
         const n = drops - before;

@@ -39,8 +39,8 @@ export class Consumer {
   /** Drain every CPU buffer once and print what it held. */
   consume(): void {
     this.process(this.device.drain());
-    // Dynamic variable drops, as DTrace reports them from its status (Linux device only for now).
-    const dyn = (this.device as { dynamicVariableDrops?: () => number }).dynamicVariableDrops?.() ?? 0;
+    // Dynamic variable drops, as DTrace reports them from its status.
+    const dyn = this.device.dynamicVariableDrops();
     if (dyn > 0) this.opts.err(`dtrace: ${dyn} dynamic variable drop${dyn === 1 ? '' : 's'}\n`);
   }
 

@@ -93,4 +93,12 @@ export interface Device {
   aggregationSnapshot(): AggregationEntry[];
   /** Remove every kernel object the device created. Safe to call more than once. */
   close(): void;
+  /** Dynamic-variable stores dropped since the last call (dynvarsize exhausted). */
+  dynamicVariableDrops(): number;
+  /** Aggregation inserts dropped per CPU since the last call (aggsize exhausted). */
+  aggregationDrops(): { cpu: number; drops: number }[];
+  /** clear(): zero every entry of an aggregation. */
+  clearAggregation(id: number): void;
+  /** trunc(): remove these keys of an aggregation. */
+  removeAggregationKeys(id: number, keys: Buffer[]): void;
 }
