@@ -114,6 +114,10 @@ async function main() {
   const dw = median(dt.map((x) => x.wall)), bw = median(bt.map((x) => x.wall));
   const dm = median(dt.map((x) => x.rssMiB)), bm = median(bt.map((x) => x.rssMiB));
   console.log(`BEGIN { exit(0) }             wall: dtrace ${dw.toFixed(3)} s, bpftrace ${bw.toFixed(3)} s; ratio ${(dw / bw).toFixed(2)}x; peak RSS: dtrace ${dm.toFixed(0)} MiB, bpftrace ${bm.toFixed(0)} MiB; ratio ${(dm / bm).toFixed(2)}x`);
+  // Enabling every system call (issue 6): one run each, bpftrace attaches ~360 tracepoints.
+  const ds = timed(process.execPath, [dtrace, '-qn', 'syscall:::entry { @[probefunc] = count(); } BEGIN { exit(0); }']);
+  const bs = timed('bpftrace', ['-e', 'tracepoint:syscalls:sys_enter_* { @[probe] = count(); } BEGIN { exit(); }']);
+  console.log(`syscall:::entry, all of them  wall: dtrace ${ds.wall.toFixed(2)} s, bpftrace ${bs.wall.toFixed(2)} s; ratio ${(ds.wall / bs.wall).toFixed(3)}x`);
   const p = await printfThroughput();
   console.log(`printf of ${p.events} events          dtrace: ${p.dtrace.got} lines, ${p.dtrace.drops} drops reported; bpftrace: ${p.bpftrace.got} lines, ${p.bpftrace.drops} drops reported`);
 }
