@@ -74,8 +74,10 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
           const probes = item.probes.map((p) => p.id ? describeId(p, opts.registry)
             : resolveDescription(p, source.kind, macros, opts.macroArgs, cgOpts));
           for (const [i, p] of probes.entries()) {
-            if (!opts.zdefs && opts.registry.match(p).length === 0)
-              throw new DtraceError('D_PDESC_ZERO', `probe description ${describe(p)} does not match any probes`, { line: item.probes[i].line });
+            if (!opts.zdefs && opts.registry.match(p).length === 0) {
+              const why = opts.registry.problemsFor(p.provider).map((q) => `: ${q.provider} provider: ${q.reason}`).join('');
+              throw new DtraceError('D_PDESC_ZERO', `probe description ${describe(p)} does not match any probes${why}`, { line: item.probes[i].line });
+            }
           }
           cg.clause(item, probes);
         } else if (item.kind === 'Declaration' && cg.types.declare(item)) {

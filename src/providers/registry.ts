@@ -16,6 +16,7 @@ import { SdtProvider } from './sdt.js';
 import { ProcProvider } from './proc.js';
 import { SchedProvider } from './sched.js';
 import { IoProvider } from './io.js';
+import { FbtProvider } from './fbt.js';
 
 /** A provider whose probes could not be listed, and why (e.g. tracefs could not be mounted). */
 export interface ProviderProblem {
@@ -25,7 +26,7 @@ export interface ProviderProblem {
 
 export function defaultProviders(): Provider[] {
   return [new DtraceProvider(), new ProfileProvider(), new SyscallProvider(), new PidProvider(), new UsdtProvider(),
-    new SdtProvider(), new ProcProvider(), new SchedProvider(), new IoProvider()];
+    new SdtProvider(), new ProcProvider(), new SchedProvider(), new IoProvider(), new FbtProvider()];
 }
 
 export class ProbeRegistry {
@@ -46,6 +47,12 @@ export class ProbeRegistry {
       }
       for (const probe of listed) this.add(probe);
     }
+  }
+
+  /** Why the providers a description's provider field names could not list probes, if any. */
+  problemsFor(providerPattern: string): ProviderProblem[] {
+    if (providerPattern === '') return [];
+    return this.problems.filter((p) => matchField(providerPattern, p.provider));
   }
 
   /** Every probe, in id order. */

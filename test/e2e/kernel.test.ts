@@ -1,7 +1,7 @@
 // The foundation's acceptance, run as a user runs dtrace, on the real kernel.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT, dtrace, dtraceAsync, gcc, kernelUnavailable } from '../helpers/run.js';
@@ -136,6 +136,13 @@ describe.skipIf(skip)(`kernel${skip ? ` (skipped: ${skip})` : ''}`, () => {
   test('a description that matches nothing', () => {
     const r = dtrace(['-n', 'syscall::nosuch:entry { }']);
     expect(r.stderr).toBe('dtrace: invalid probe specifier syscall::nosuch:entry { }: probe description syscall::nosuch:entry does not match any probes\n');
+    expect(r.status).toBe(1);
+  });
+
+  test('fbt says plainly why it matches nothing on a kernel without kprobes', () => {
+    if (existsSync('/sys/bus/event_source/devices/kprobe')) return; // a kernel with kprobes: not this case
+    const r = dtrace(['-n', 'fbt::vfs_read:entry']);
+    expect(r.stderr).toMatch(/does not match any probes: fbt provider: this kernel has no kprobes/);
     expect(r.status).toBe(1);
   });
 
