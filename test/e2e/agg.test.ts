@@ -6,6 +6,7 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT, dtrace, dtraceAsync, gcc, kernelUnavailable } from '../helpers/run.js';
+import { onlineCpus } from '../helpers/run.js';
 import {
   formatLlquantize, formatLquantize, formatQuantize, llquantizeBounds, llquantizeBucket, lquantizeBucket,
   quantizeBucket,
@@ -16,15 +17,6 @@ let work = '';
 // The workload under names of its own: other test files run `getppid` at the same time.
 let merger = '';
 let dropper = '';
-
-function onlineCpus(): number[] {
-  const out: number[] = [];
-  for (const part of readFileSync('/sys/devices/system/cpu/online', 'utf8').trim().split(',')) {
-    const [lo, hi] = part.split('-').map(Number);
-    for (let c = lo; c <= (hi ?? lo); c++) out.push(c);
-  }
-  return out;
-}
 
 /** Values around every power of two, both signs, and the extremes. */
 function probeValues(): bigint[] {

@@ -5,19 +5,11 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT, dtrace, dtraceAsync, gcc, kernelUnavailable } from '../helpers/run.js';
+import { onlineCpus } from '../helpers/run.js';
 
 const skip = kernelUnavailable();
 let work = '';
 let getppid = '';
-
-function onlineCpus(): number[] {
-  const out: number[] = [];
-  for (const part of readFileSync('/sys/devices/system/cpu/online', 'utf8').trim().split(',')) {
-    const [lo, hi] = part.split('-').map(Number);
-    for (let c = lo; c <= (hi ?? lo); c++) out.push(c);
-  }
-  return out;
-}
 
 /** BPF program ids held by a process, from its fdinfo. */
 function progIds(pid: number): number[] {

@@ -1,6 +1,6 @@
 // Runs bin/dtrace as a user would, from the compiled dist/.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -47,4 +47,14 @@ export function gcc(src: string, out: string): void {
 
 export function listCases(dir: string, ext: string): string[] {
   return readdirSync(dir).filter((f) => f.endsWith(ext)).sort();
+}
+
+/** The online CPUs, from /sys/devices/system/cpu/online ("0-1,4"). */
+export function onlineCpus(): number[] {
+  const out: number[] = [];
+  for (const part of readFileSync('/sys/devices/system/cpu/online', 'utf8').trim().split(',')) {
+    const [lo, hi] = part.split('-').map(Number);
+    for (let c = lo; c <= (hi ?? lo); c++) out.push(c);
+  }
+  return out;
 }
