@@ -6,7 +6,7 @@
 //   wall time and peak memory of `BEGIN { exit(0) }`
 // Run as root: `npm run bench` (installs Debian's bpftrace when it is missing).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -118,6 +118,13 @@ async function main() {
   const ds = timed(process.execPath, [dtrace, '-qn', 'syscall:::entry { @[probefunc] = count(); } BEGIN { exit(0); }']);
   const bs = timed('bpftrace', ['-e', 'tracepoint:syscalls:sys_enter_* { @[probe] = count(); } BEGIN { exit(); }']);
   console.log(`syscall:::entry, all of them  wall: dtrace ${ds.wall.toFixed(2)} s, bpftrace ${bs.wall.toFixed(2)} s; ratio ${(ds.wall / bs.wall).toFixed(3)}x`);
+  // Compiling a 2,000-line script (issue 3): dtrace -e compiles without enabling.
+  const big = path.join(work, 'big.d');
+  const clause = (i) => `syscall::getppid:entry\n/pid != ${i}/\n{\n\tc${i % 50} = arg0 + ${i};\n\tprintf("%d %s\\n", c${i % 50}, execname);\n}\n`;
+  writeFileSync(big, Array.from({ length: 334 }, (_, i) => clause(i)).join(''));
+  const ce = timed(process.execPath, [dtrace, '-e', '-s', big]);
+  const nodeOnly = timed(process.execPath, ['-e', '0']);
+  console.log(`compile 2,000 lines (-e)      wall: ${ce.wall.toFixed(3)} s (node alone starts in ${nodeOnly.wall.toFixed(3)} s)`);
   const p = await printfThroughput();
   console.log(`printf of ${p.events} events          dtrace: ${p.dtrace.got} lines, ${p.dtrace.drops} drops reported; bpftrace: ${p.bpftrace.got} lines, ${p.bpftrace.drops} drops reported`);
 }
