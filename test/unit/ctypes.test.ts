@@ -3,45 +3,15 @@
 // machine over fake kernel memory laid out with the kernel's own BTF offsets.
 import { describe, expect, test } from 'vitest';
 import { existsSync } from 'node:fs';
-import { compile, SourceError } from '../../src/compiler/compile.js';
+import { compileError, fire } from '../helpers/dif.js';
 import { parse } from '../../src/compiler/parser.js';
 import { TypeScope, sizeOf } from '../../src/compiler/ctypes.js';
-import { ProbeRegistry } from '../../src/providers/registry.js';
-import { DifMachine, type ProbeContext } from '../../src/dif/machine.js';
+import { DifMachine } from '../../src/dif/machine.js';
 import { loadKernelBtf } from '../../src/btf/btf.js';
 import type * as A from '../../src/compiler/ast.js';
-import type { Program } from '../../src/dof/program.js';
 
-const registry = new ProbeRegistry();
 const haveBtf = existsSync('/sys/kernel/btf/vmlinux');
 
-function program(text: string): Program {
-  return compile([{ kind: 's', text, name: 'test.d' }], { registry, options: new Map(), macroArgs: [], zdefs: true }).program;
-}
-
-function compileError(text: string): string {
-  try {
-    program(text);
-  } catch (e) {
-    if (e instanceof SourceError) return `${e.error.tag}: ${e.error.message}`;
-    throw e;
-  }
-  throw new Error('compiled');
-}
-
-/** Run the clauses of one firing on the reference machine; the values trace() records. */
-function fire(text: string, m = new DifMachine(), ctx: ProbeContext = { tid: 1n }): (bigint | string)[] {
-  const out: (bigint | string)[] = [];
-  m.newFiring();
-  for (const ecb of program(text).ecbs) {
-    for (const a of ecb.actions) {
-      if (!a.difo || a.difo.rtype.size === 0) continue;
-      const r = m.run(a.difo, ctx);
-      out.push(r.string !== undefined ? r.string : BigInt.asIntN(64, r.value));
-    }
-  }
-  return out;
-}
 
 /** A scope with the program's declarations and no kernel types. */
 function declared(text: string): TypeScope {

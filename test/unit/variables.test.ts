@@ -4,17 +4,12 @@
 import { describe, expect, test } from 'vitest';
 import * as D from '../../src/dif/constants.js';
 import { difOp, difVar } from '../../src/dif/builder.js';
-import { compile, SourceError } from '../../src/compiler/compile.js';
-import { ProbeRegistry } from '../../src/providers/registry.js';
+import { compileError, compileScript, fire as fireClauses } from '../helpers/dif.js';
 import type { Difo, Program } from '../../src/dof/program.js';
 import { DifMachine, type ProbeContext } from '../../src/dif/machine.js';
 import { planVariables } from '../../src/device/linux/variables.js';
 
-function program(text: string, options = new Map<string, string>()): Program {
-  return compile([{ kind: 's', text, name: 'test.d' }], {
-    registry: new ProbeRegistry(), options, macroArgs: [], zdefs: true,
-  }).program;
-}
+const program = compileScript;
 
 function difos(p: Program): Difo[] {
   return p.ecbs.flatMap((e) => [e.predicate, ...e.actions.map((a) => a.difo)]).filter((d): d is Difo => d !== null);
@@ -25,33 +20,7 @@ function ops(p: Program): string[] {
   return difos(p).flatMap((d) => [...d.insns].map((i) => D.DIF_OP_NAMES[difOp(i)] ?? String(difOp(i))));
 }
 
-function compileError(text: string): string {
-  try {
-    program(text);
-  } catch (e) {
-    if (e instanceof SourceError) return `${e.error.tag}: ${e.error.message}`;
-    throw e;
-  }
-  throw new Error('compiled');
-}
-
-/** Run every clause of one probe firing on the reference machine; trace()/printf() values. */
-function fire(text: string, m = new DifMachine(), ctx: ProbeContext = { tid: 1n }): (bigint | string)[] {
-  const out: (bigint | string)[] = [];
-  m.newFiring();
-  for (const ecb of program(text).ecbs) {
-    if (ecb.predicate && m.run(ecb.predicate, ctx).value === 0n) continue;
-    for (const a of ecb.actions) {
-      if (!a.difo || a.difo.rtype.size === 0) {
-        if (a.difo) m.run(a.difo, ctx);
-        continue;
-      }
-      const r = m.run(a.difo, ctx);
-      out.push(r.string !== undefined ? r.string : BigInt.asIntN(a.difo.rtype.size * 8, r.value));
-    }
-  }
-  return out;
-}
+const fire = (text: string, m = new DifMachine(), ctx: ProbeContext = { tid: 1n }) => fireClauses(text, m, ctx, true);
 
 describe('code generation', () => {
   test('thread-locals use LDTS/STTS with thread scope', () => {
