@@ -78,7 +78,8 @@ export class LinuxDevice implements Device {
   private aggDropsFd: number | undefined;
   private dvarDropsFd: number | undefined;
   private dvarDropsSeen = 0;
-  private possibleCpus = cpuList('/sys/devices/system/cpu/possible');
+  /** Per-CPU map values hold one slot for each possible CPU, as the kernel counts them. */
+  private ncpu = native.possibleCpus();
   private onlineCpus = cpuList('/sys/devices/system/cpu/online');
   private closed = false;
 
@@ -140,12 +141,11 @@ export class LinuxDevice implements Device {
     // Per-CPU scratch memory.
     const maxData = Math.max(24, ...layouts.map((l) => l.dataSize));
     const maxKey = Math.max(8, ...aggDescs.map((a) => a.keySize));
-    const maxValue = 8; // new aggregation entries start from the init map (aggregate.ts)
     for (const a of aggDescs) {
       if (a.valueSize > PERCPU_VALUE_MAX)
         throw new DeviceError(`aggregation @${a.name === '_' ? '' : a.name} needs ${a.valueSize} bytes per CPU, more than ${PERCPU_VALUE_MAX}`);
     }
-    const mem = memLayout(strsize, maxData, maxKey, maxValue, sharedInfoWords(program.ecbs.length));
+    const mem = memLayout(strsize, maxData, maxKey, sharedInfoWords(program.ecbs.length));
     // Variables (variables.ts): their scratch region goes at the end of mem.
     const varPlan = planVariables(program, strsize, this.opts.dynvarsize ?? 1024 * 1024);
     const varsBase = mem.size;
@@ -161,7 +161,7 @@ export class LinuxDevice implements Device {
     const strValue = Buffer.alloc(Math.max(8, roundUp(strtabBytes.length, 8)));
     strtabBytes.copy(strValue);
     native.mapUpdate(strtabFd, u32(0), strValue, 0);
-    const eventsFd = this.map({ type: BPF_MAP_TYPE.PERF_EVENT_ARRAY, keySize: 4, valueSize: 4, maxEntries: Math.max(...this.possibleCpus) + 1, name: 'dt_events' });
+    const eventsFd = this.map({ type: BPF_MAP_TYPE.PERF_EVENT_ARRAY, keySize: 4, valueSize: 4, maxEntries: this.ncpu, name: 'dt_events' });
     this.openBuffers(eventsFd);
 
     const aggregations = new Map<bigint, AggregationMap>();
@@ -293,7 +293,7 @@ export class LinuxDevice implements Device {
 
   aggregationSnapshot(): AggregationEntry[] {
     const out: AggregationEntry[] = [];
-    const ncpu = Math.max(...this.possibleCpus) + 1;
+    const ncpu = this.ncpu;
     for (const { desc, map } of this.aggs) {
       const stride = roundUp(map.valueSize, 8);
       const value = Buffer.alloc(stride * ncpu);
@@ -315,7 +315,7 @@ export class LinuxDevice implements Device {
   /** Dynamic variable drops (stores that found the variable space full) since the last call. */
   dynamicVariableDrops(): number {
     if (this.dvarDropsFd === undefined || this.closed) return 0;
-    const ncpu = Math.max(...this.possibleCpus) + 1;
+    const ncpu = this.ncpu;
     const value = Buffer.alloc(8 * ncpu);
     if (!native.mapLookup(this.dvarDropsFd, u32(0), value)) return 0;
     let total = 0;
@@ -328,10 +328,10 @@ export class LinuxDevice implements Device {
   /** Aggregation drops so far (failed inserts into full keyed maps), per CPU. */
   aggregationDrops(): { cpu: number; drops: number }[] {
     if (this.aggDropsFd === undefined) return [];
-    const ncpu = Math.max(...this.possibleCpus) + 1;
+    const ncpu = this.ncpu;
     const value = Buffer.alloc(8 * ncpu);
     if (!native.mapLookup(this.aggDropsFd, u32(0), value)) return [];
-    return this.possibleCpus.map((cpu) => ({ cpu, drops: Number(value.readBigUInt64LE(cpu * 8)) }));
+    return Array.from({ length: ncpu }, (_, cpu) => ({ cpu, drops: Number(value.readBigUInt64LE(cpu * 8)) }));
   }
 
   /** clear(): every entry of aggregation `id` back to its initial value on every CPU; keys stay. */
@@ -359,7 +359,7 @@ export class LinuxDevice implements Device {
   }
 
   private perCpuInitial(map: AggregationMap): Buffer {
-    const ncpu = Math.max(...this.possibleCpus) + 1;
+    const ncpu = this.ncpu;
     const stride = roundUp(map.valueSize, 8);
     const one = aggInitialValue(map.action, map.valueSize);
     const all = Buffer.alloc(stride * ncpu);
@@ -508,20 +508,20 @@ function argLoader(probe: Probe) {
   };
 }
 
-function memLayout(strsize: number, maxData: number, maxKey: number, maxValue: number, probeInfoWords: number): MemLayout {
+function memLayout(strsize: number, maxData: number, maxKey: number, probeInfoWords: number): MemLayout {
   let off = 0;
   const take = (n: number) => { const at = off; off += roundUp(n, 8); return at; };
   const self = take(8), strtabBase = take(8), globalsBase = take(8), cpuinfo = take(8);
   const args = take(80);
   const tuple = take(8 * 8);
   const cmpA = take(strsize), cmpB = take(strsize);
-  const key = take(maxKey), aggInit = take(maxValue), aggIncr = take(8);
+  const key = take(maxKey), aggIncr = take(8);
   const bufMax = RECORD_HEADER_SIZE + roundUp(maxData, 8);
   const buf = take(bufMax);
   const scratchMax = 8 * roundUp(Math.max(strsize, 16), 8);
   const scratch = take(scratchMax);
   const probeInfo = take(4 * probeInfoWords);
-  return { probeInfo, self, strtabBase, globalsBase, args, cpuinfo, tuple, cmpA, cmpB, key, keyMax: maxKey, aggInit, aggInitMax: maxValue, aggIncr, buf, bufMax, scratch, scratchMax, size: off };
+  return { probeInfo, self, strtabBase, globalsBase, args, cpuinfo, tuple, cmpA, cmpB, key, keyMax: maxKey, aggIncr, buf, bufMax, scratch, scratchMax, size: off };
 }
 
 interface EcbLayout {
@@ -614,4 +614,3 @@ class StringTable {
   }
 }
 
-export { R0 };

@@ -20,7 +20,7 @@ import { translateCall } from './subroutines.js';
 import { type VariableEnv, isVariableOp, translateVariable } from './variables.js';
 import { isAggIncrement, translateAggregation } from './aggregate.js';
 import {
-  ALU, BpfAsm, FP, HELPER, JMP, Label, R0, R1, R2, R3, R4, R5, R6, R8, R9,
+  ALU, BpfAsm, FP, HELPER, JMP, Label, R0, R1, R2, R3, R4, R5, R8, R9,
   BPF_F_CURRENT_CPU, BPF_NOEXIST, type JmpOp, type Size,
 } from './bpf-asm.js';
 
@@ -36,8 +36,6 @@ export interface MemLayout {
   cmpB: number; // strsize bytes
   key: number; // aggregation key being built
   keyMax: number;
-  aggInit: number; // initial value for a new aggregation entry
-  aggInitMax: number;
   aggIncr: number; // u64: the increment of the aggregating action being evaluated
   buf: number; // record being built
   bufMax: number;
@@ -675,4 +673,3 @@ export function roundUp(n: number, to: number): number {
   return Math.ceil(n / to) * to;
 }
 
-export { R6 };
