@@ -117,19 +117,28 @@ long ElemOp(int cmd, int fd, void* key, void* value, uint64_t flags) {
   return SysBpf(cmd, &attr);
 }
 
-Napi::Value MapLookup(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
+// The arguments of lookup and update: fd, key, value, optional flags; buffers checked against
+// the map's own key and value sizes so the kernel never writes past them.
+struct ElemArgs {
   int fd;
   Napi::Buffer<uint8_t> key, value;
   int64_t flags;
+};
+
+static bool ArgElem(const Napi::CallbackInfo& info, const char* cmd, ElemArgs* a) {
   MapShape shape;
-  if (!ArgFd(info, 0, &fd) || !ArgBuffer(info, 1, "key", &key) ||
-      !ArgBuffer(info, 2, "value", &value) || !ArgOptInt(info, 3, "flags", 0, &flags) ||
-      !GetShape(env, fd, "BPF_MAP_LOOKUP_ELEM", &shape) ||
-      !CheckLen(env, "key", key.Length(), shape.keySize) ||
-      !CheckLen(env, "value", value.Length(), shape.valueSize))
-    return env.Undefined();
-  if (ElemOp(BPF_MAP_LOOKUP_ELEM, fd, key.Data(), value.Data(), flags) < 0) {
+  return ArgFd(info, 0, &a->fd) && ArgBuffer(info, 1, "key", &a->key) &&
+         ArgBuffer(info, 2, "value", &a->value) && ArgOptInt(info, 3, "flags", 0, &a->flags) &&
+         GetShape(info.Env(), a->fd, cmd, &shape) &&
+         CheckLen(info.Env(), "key", a->key.Length(), shape.keySize) &&
+         CheckLen(info.Env(), "value", a->value.Length(), shape.valueSize);
+}
+
+Napi::Value MapLookup(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  ElemArgs a;
+  if (!ArgElem(info, "BPF_MAP_LOOKUP_ELEM", &a)) return env.Undefined();
+  if (ElemOp(BPF_MAP_LOOKUP_ELEM, a.fd, a.key.Data(), a.value.Data(), a.flags) < 0) {
     if (errno == ENOENT) return Napi::Boolean::New(env, false);
     ThrowErrno(env, What("BPF_MAP_LOOKUP_ELEM"), errno);
     return env.Undefined();
@@ -139,17 +148,9 @@ Napi::Value MapLookup(const Napi::CallbackInfo& info) {
 
 Napi::Value MapUpdate(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  int fd;
-  Napi::Buffer<uint8_t> key, value;
-  int64_t flags;
-  MapShape shape;
-  if (!ArgFd(info, 0, &fd) || !ArgBuffer(info, 1, "key", &key) ||
-      !ArgBuffer(info, 2, "value", &value) || !ArgOptInt(info, 3, "flags", 0, &flags) ||
-      !GetShape(env, fd, "BPF_MAP_UPDATE_ELEM", &shape) ||
-      !CheckLen(env, "key", key.Length(), shape.keySize) ||
-      !CheckLen(env, "value", value.Length(), shape.valueSize))
-    return env.Undefined();
-  if (ElemOp(BPF_MAP_UPDATE_ELEM, fd, key.Data(), value.Data(), flags) < 0)
+  ElemArgs a;
+  if (!ArgElem(info, "BPF_MAP_UPDATE_ELEM", &a)) return env.Undefined();
+  if (ElemOp(BPF_MAP_UPDATE_ELEM, a.fd, a.key.Data(), a.value.Data(), a.flags) < 0)
     ThrowErrno(env, What("BPF_MAP_UPDATE_ELEM"), errno);
   return env.Undefined();
 }
