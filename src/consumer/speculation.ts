@@ -1,0 +1,89 @@
+// Speculations in the consumer: records a speculative clause wrote are held by speculation until
+// its commit() or discard() marker arrives (see src/device/linux/speculation.ts for the tags).
+//
+// commit() prints the held records at the marker's position, those recorded on the committing
+// CPU first, each in the order it was recorded; records of a committed speculation that arrive
+// after the marker (written on other CPUs) are printed where they arrive, as DTrace's cleaner
+// commits other CPUs' buffers later. discard() forgets them, and any that arrive later.
+
+import type { Device } from '../device/device.js';
+import { SPEC_TAG, parseSpecTag } from '../device/linux/speculation.js';
+
+export interface HeldRecord {
+  cpu: number;
+  raw: Buffer;
+}
+
+interface Held {
+  records: HeldRecord[];
+  drops: number; // records that did not fit in specsize
+}
+
+/** Decisions remembered per speculation, for records that arrive after the marker. */
+const DECISIONS_KEPT = 8;
+
+export class Speculations {
+  private held = new Map<number, Held>(); // by id and generation (key())
+  private decided = new Map<number, Map<number, boolean>>(); // id -> generation -> committed
+  private drops = 0;
+
+  constructor(private device: Device) {}
+
+  /** A tagged record: the records to print now, their tags cleared, in order. */
+  take(cpu: number, raw: Buffer, tag: number): HeldRecord[] {
+    const { kind, id, gen } = parseSpecTag(tag);
+    if (kind === SPEC_TAG.DATA || kind === SPEC_TAG.DROP) {
+      const committed = this.decided.get(id)?.get(gen);
+      if (committed !== undefined) {
+        if (!committed) return [];
+        if (kind === SPEC_TAG.DROP) return this.drops++, [];
+        return [{ cpu, raw: untagged(raw) }];
+      }
+      const k = key(id, gen);
+      let h = this.held.get(k);
+      if (!h) this.held.set(k, (h = { records: [], drops: 0 }));
+      if (kind === SPEC_TAG.DROP) h.drops++;
+      else h.records.push({ cpu, raw: untagged(raw) });
+      return [];
+    }
+    const commit = kind === SPEC_TAG.COMMIT || kind === SPEC_TAG.COMMIT_CLEAN;
+    if (!commit && kind !== SPEC_TAG.DISCARD && kind !== SPEC_TAG.DISCARD_CLEAN) return [];
+    this.decide(id, gen, commit);
+    if (kind === SPEC_TAG.COMMIT_CLEAN || kind === SPEC_TAG.DISCARD_CLEAN) this.device.cleanSpeculation?.(id, gen);
+    const h = this.held.get(key(id, gen));
+    this.held.delete(key(id, gen));
+    if (!h || !commit) return [];
+    this.drops += h.drops;
+    return [...h.records.filter((r) => r.cpu === cpu), ...h.records.filter((r) => r.cpu !== cpu)];
+  }
+
+  /** The drop messages dtrace prints from its status: speculative drops, failed speculations. */
+  report(err: (text: string) => void): void {
+    const plural = (n: number) => (n === 1 ? '' : 's');
+    if (this.drops > 0) err(`dtrace: ${this.drops} speculative drop${plural(this.drops)}\n`);
+    this.drops = 0;
+    const f = this.device.speculationFailures?.() ?? { busy: 0, unavailable: 0 };
+    if (f.busy > 0) err(`dtrace: ${f.busy} failed speculation${plural(f.busy)} (available buffer(s) still busy)\n`);
+    if (f.unavailable > 0)
+      err(`dtrace: ${f.unavailable} failed speculation${plural(f.unavailable)} (no speculative buffer available)\n`);
+  }
+
+  private decide(id: number, gen: number, commit: boolean): void {
+    let d = this.decided.get(id);
+    if (!d) this.decided.set(id, (d = new Map()));
+    d.delete(gen);
+    d.set(gen, commit);
+    if (d.size > DECISIONS_KEPT) d.delete(d.keys().next().value!);
+  }
+}
+
+function key(id: number, gen: number): number {
+  return id * 0x1000 + gen;
+}
+
+/** A copy of the record with the tag word cleared: an ordinary record of its enabled probe. */
+function untagged(raw: Buffer): Buffer {
+  const copy = Buffer.from(raw);
+  copy.writeUInt32LE(0, 4);
+  return copy;
+}

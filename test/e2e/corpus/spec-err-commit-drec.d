@@ -1,0 +1,5 @@
+BEGIN
+{
+	commit(1);
+	printf("after commit\n");
+}

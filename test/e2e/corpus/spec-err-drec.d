@@ -1,0 +1,5 @@
+BEGIN
+{
+	printf("recorded first\n");
+	speculate(1);
+}
