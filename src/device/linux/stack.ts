@@ -1,0 +1,109 @@
+// The stack and symbol actions on Linux: stack(), ustack(), jstack() and the symbol actions
+// (sym, mod, usym, umod, uaddr) write their records -- in the principal buffer or in an
+// aggregation key -- as DTrace's kernel lays them out:
+//   stack()            nframes u64 PCs, zero padded (bpf_get_stack, kernel)
+//   ustack()/jstack()  u64 pid, nframes u64 PCs zero padded (bpf_get_stack, BPF_F_USER_STACK),
+//                      strsize bytes of (here always empty) frame strings
+//   sym()/mod()        u64 address
+//   usym/umod/uaddr    u64 pid, u64 address
+// The pid lets the consumer symbolize user addresses against that process's mappings.
+// bpf_get_stack zeroes what it does not fill, and the whole buffer when it fails.
+
+import * as D from '../../dif/constants.js';
+import type { RecordDescription } from '../device.js';
+import { ALU, type BpfAsm, HELPER, R0, R1, R2, R3, R4, R8, R9 } from './bpf-asm.js';
+
+const BPF_FUNC_get_stack = 67;
+const BPF_F_USER_STACK = 1 << 8;
+
+/** Is this the kind of a stack or symbol action? */
+export function isStackAction(kind: number): boolean {
+  switch (kind) {
+    case D.DTRACEACT_STACK: case D.DTRACEACT_USTACK: case D.DTRACEACT_JSTACK:
+    case D.DTRACEACT_SYM: case D.DTRACEACT_MOD:
+    case D.DTRACEACT_USYM: case D.DTRACEACT_UMOD: case D.DTRACEACT_UADDR:
+      return true;
+    default:
+      return false;
+  }
+}
+
+function roundUp8(n: number): number {
+  return (n + 7) & ~7;
+}
+
+/** The record of a stack or symbol action (offset 0; the layout places it); null for other kinds. */
+export function stackRecord(kind: number, arg: bigint): RecordDescription | null {
+  let size: number;
+  switch (kind) {
+    case D.DTRACEACT_STACK:
+      size = 8 * Number(arg);
+      break;
+    case D.DTRACEACT_USTACK:
+    case D.DTRACEACT_JSTACK: {
+      const { nframes, strsize } = D.unpackUstackArg(arg);
+      size = roundUp8(8 * (nframes + 1) + strsize);
+      break;
+    }
+    case D.DTRACEACT_SYM: case D.DTRACEACT_MOD:
+      size = 8;
+      break;
+    case D.DTRACEACT_USYM: case D.DTRACEACT_UMOD: case D.DTRACEACT_UADDR:
+      size = 16;
+      break;
+    default:
+      return null;
+  }
+  return { action: kind, size, offset: 0, alignment: 8, arg, uarg: 0n, type: size === 8 && kind === D.DTRACEACT_SYM ? 'uint' : 'bytes' };
+}
+
+/** r0 := the current process id (tgid). Clobbers r0. */
+function currentPid(a: BpfAsm): void {
+  a.call(HELPER.get_current_pid_tgid);
+  a.aluImm(ALU.RSH, R0, 32);
+}
+
+/** bpf_get_stack(ctx, r8 + off, size, flags) into per-CPU scratch memory. */
+function getStack(a: BpfAsm, off: number, size: number, flags: number): void {
+  a.mov(R1, R9);
+  a.mov(R2, R8);
+  a.aluImm(ALU.ADD, R2, off);
+  a.movImm(R3, size);
+  a.movImm(R4, flags);
+  a.call(BPF_FUNC_get_stack);
+}
+
+/**
+ * Write a stack or symbol action's record at r8 + off (scratch memory: the record being built or
+ * the aggregation key). `evaluate` emits the action's DIF object, leaving its value in r0.
+ */
+export function emitStackRecord(a: BpfAsm, kind: number, arg: bigint, off: number, evaluate: () => void): void {
+  switch (kind) {
+    case D.DTRACEACT_STACK: {
+      const n = Number(arg);
+      if (n > 0) getStack(a, off, 8 * n, 0);
+      return;
+    }
+    case D.DTRACEACT_USTACK:
+    case D.DTRACEACT_JSTACK: {
+      const { nframes, strsize } = D.unpackUstackArg(arg);
+      currentPid(a);
+      a.stx(8, R8, off, R0);
+      if (nframes > 0) getStack(a, off + 8, 8 * nframes, BPF_F_USER_STACK);
+      const strings = off + 8 * (nframes + 1);
+      a.zero(R8, strings, roundUp8(8 * (nframes + 1) + strsize) - 8 * (nframes + 1));
+      return;
+    }
+    case D.DTRACEACT_SYM:
+    case D.DTRACEACT_MOD:
+      evaluate();
+      a.stx(8, R8, off, R0);
+      return;
+    default:
+      // usym, umod, uaddr: the address, then the pid before it.
+      evaluate();
+      a.stx(8, R8, off + 8, R0);
+      currentPid(a);
+      a.stx(8, R8, off, R0);
+  }
+}

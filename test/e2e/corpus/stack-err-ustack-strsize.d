@@ -1,0 +1,4 @@
+BEGIN
+{
+	@[ustack(5, -1)] = count();
+}
