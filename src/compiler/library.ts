@@ -1,0 +1,63 @@
+// The D library: .d files of declarations, inlines and translators that every program sees, read
+// from lib/dtrace/ of this package and from each `-L dir` (in that order, files by name), as
+// libdtrace loads its library directories before compiling a program. Library translators and
+// inlines are checked when a program first uses them, so an unused library costs only its parse.
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CodeGenerator } from './codegen.js';
+import { DtraceError } from './errors.js';
+import { parse } from './parser.js';
+import { defineTranslator } from './translators.js';
+import { isVariableDeclaration } from './variables.js';
+
+/** The library directory shipped with the package. */
+export const DEFAULT_LIBRARY_DIR = fileURLToPath(new URL('../../lib/dtrace/', import.meta.url));
+
+export interface LibraryFile {
+  name: string;
+  text: string;
+}
+
+/** The .d files of the library directories, in load order. A missing directory has none. */
+export function libraryFiles(dirs: string[]): LibraryFile[] {
+  const files: LibraryFile[] = [];
+  for (const dir of dirs) {
+    let names: string[];
+    try {
+      names = readdirSync(dir).filter((n) => n.endsWith('.d')).sort();
+    } catch {
+      continue;
+    }
+    for (const n of names) {
+      const path = join(dir, n);
+      files.push({ name: path, text: readFileSync(path, 'utf8') });
+    }
+  }
+  return files;
+}
+
+/** Compile one library file into the program's scope: its types, inlines and translators. */
+export function loadLibrary(cg: CodeGenerator, file: LibraryFile): void {
+  // Kernel typedefs are not type names here: reading the kernel's BTF for every run would cost
+  // more than the library itself (library files name kernel types as struct tags).
+  const ast = parse(file.text, { file: file.name, isTypeName: (n) => cg.types.isDTypeName(n) });
+  for (const item of ast.items) {
+    switch (item.kind) {
+      case 'Pragma':
+        break; // binding, depends_on and attributes pragmas: nothing to enforce here
+      case 'Declaration':
+        if (!cg.types.declare(item) && isVariableDeclaration(item)) cg.vars.declare(item);
+        break;
+      case 'InlineDefinition':
+        cg.types.defineInline(item, (n) => cg.global(n) !== undefined);
+        break;
+      case 'TranslatorDefinition':
+        defineTranslator(cg.difoGen(), item, true);
+        break;
+      default:
+        throw new DtraceError('D_SYNTAX', `a D library may hold only declarations, inlines and translators`, { line: item.line });
+    }
+  }
+}

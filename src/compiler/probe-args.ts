@@ -1,0 +1,76 @@
+// args[N]: a probe's typed arguments, typed from the argument description of the probes the clause
+// enables (tracepoint format fields for syscall and sdt probes, and so on), with libdtrace's
+// checks and messages (dt_idcook_args): the index must be an integer constant within the probes'
+// argument count, and every probe of a description must agree on the argument's type.
+//
+// On this device args[N] and argN read the same value (no provider translates its arguments), so
+// args[N] is argN seen through its type: narrowed to the type's width when it is an integer.
+
+import type * as A from './ast.js';
+import { DifoGen, type Val, err } from './codegen.js';
+import { narrow } from './typed-expr.js';
+import { typeName } from './types.js';
+import type { ProbeDescription } from '../dof/program.js';
+import type { Probe as ProviderProbe } from '../providers/provider.js';
+
+/** The probes each description of the clause being compiled matches. */
+export interface ClauseProbes {
+  desc: ProbeDescription;
+  probes: ProviderProbe[];
+}
+
+/** Is this `args[...]`? */
+export function isArgsReference(e: A.Index): boolean {
+  return e.base.kind === 'Identifier' && e.base.name === 'args' && e.base.module === undefined;
+}
+
+/** dtrace_desc2str: provider:module:function:name. */
+function descText(d: ProbeDescription): string {
+  return `${d.provider}:${d.module}:${d.function}:${d.name}`;
+}
+
+export function argsElement(g: DifoGen, e: A.Index): Val {
+  if (e.keys.length !== 1) {
+    throw err('D_PROTO_LEN', `args[ ] prototype mismatch: ${e.keys.length} arg${e.keys.length === 1 ? ' ' : 's '}passed, 1 expected`, e);
+  }
+  const key = e.keys[0];
+  let index: bigint;
+  try {
+    index = g.cg.types.constant(key);
+  } catch {
+    const scratch = new DifoGen(g.cg, g.opts);
+    const t = scratch.expr(key).type;
+    throw err('D_PROTO_ARG', `args[ ] argument #1 is incompatible with prototype:\n\tprototype: integer constant\n\t argument: ${typeName(t)}`, e);
+  }
+  const clause = g.cg.clauseProbes;
+  if (!clause) throw err('D_ARGS_NONE', 'args[ ] may not be referenced outside of a probe clause', e);
+  let type: string | undefined;
+  for (const { desc, probes } of clause) {
+    if (probes.length === 0 || !sameSignature(probes)) {
+      throw err('D_ARGS_MULTI', `args[ ] may not be referenced because probe description ${descText(desc)} matches an unstable set of probes`, e);
+    }
+    const args = probes[0].args;
+    if (index < 0n || index >= BigInt(args.length)) {
+      throw err('D_ARGS_IDX', `index ${index} is out of range for ${descText(desc)} args[ ]`, e);
+    }
+    const t = args[Number(index)].type;
+    if (t === null) throw err('D_ARGS_TYPE', `failed to resolve native type for args[${index}]`, e);
+    if (type !== undefined && type !== t) {
+      throw err('D_ARGS_MULTI', `args[ ] may not be referenced because probe description ${descText(desc)} matches an unstable set of probes`, e);
+    }
+    type = t;
+  }
+  const dtype = type === undefined ? undefined : g.cg.types.typeFromDeclaration(type);
+  if (!dtype) throw err('D_ARGS_TYPE', `failed to resolve native type for args[${index}]`, e);
+  if (index > 9n) throw err('D_UNSUPPORTED', `args[${index}] is not supported: this device passes 10 arguments (args[0] to args[9])`, e);
+  const v = g.expr({ kind: 'Identifier', line: e.line, column: e.column, file: e.file, name: `arg${index}` });
+  if (dtype.kind === 'int') narrow(g, v.reg, dtype, e);
+  return { reg: v.reg, type: dtype };
+}
+
+/** Do all these probes describe their arguments alike? */
+function sameSignature(probes: ProviderProbe[]): boolean {
+  const sig = (p: ProviderProbe) => p.args.map((a) => a.type ?? '?').join(',');
+  const first = sig(probes[0]);
+  return probes.every((p) => sig(p) === first);
+}

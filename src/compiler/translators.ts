@@ -1,0 +1,172 @@
+// D translators: `translator OUT < IN *p > { member = expr; ... };` and `xlate <OUT> (e)`.
+//
+// As libdtrace does, a translated member reference (`xlate<T *>(e)->m`, `xlate<T>(e).m`, or the
+// same through an inline such as curpsinfo) is compiled by inlining the translator's expression
+// for that member with the translator's parameter standing for the input `e`; the result has the
+// type of the member in the output struct. Translators are looked up by output struct and by an
+// input type compatible with the operand (dt_xlator_lookup). A translator from the D library is
+// checked member by member when first used, so that the library costs nothing until then.
+// Messages are libdtrace's (dt_parser.c, dt_xlator.c).
+
+import type * as A from './ast.js';
+import { DifoGen, type Val, err } from './codegen.js';
+import { assignable, narrow, sameType } from './typed-expr.js';
+import { typeName, type DType, type StructDef } from './types.js';
+
+export interface Translator {
+  def: A.TranslatorDefinition;
+  /** From a D library file: types resolved and members checked on first use. */
+  library: boolean;
+  /** The output type as written (a struct or union type, maybe a typedef of one). */
+  output?: DType & { kind: 'struct' };
+  input?: DType;
+  members: Map<string, A.TranslatorMember>;
+  /** Members whose definitions have been type-checked. */
+  checked: Set<string>;
+}
+
+/** The translators of a program (and of the D library loaded before it), in definition order. */
+export interface TranslatorSet {
+  readonly list: Translator[];
+}
+
+function translators(g: DifoGen): TranslatorSet {
+  return g.cg.types.translators;
+}
+
+/** A translator definition: checked at once, unless it comes from the D library. */
+export function defineTranslator(g: DifoGen, def: A.TranslatorDefinition, library = false): void {
+  const members = new Map<string, A.TranslatorMember>();
+  for (const m of def.members) members.set(m.name, m);
+  const xl: Translator = { def, library, members, checked: new Set() };
+  if (!library) {
+    resolveTypes(g, xl);
+    const dup = translators(g).list.find((o) => !o.library && o.output!.def === xl.output!.def && sameType(o.input!, xl.input!));
+    if (dup) {
+      throw err('D_XLATE_REDECL', `translator from ${typeName(xl.input!)} to ${typeName(xl.output!)} has already been declared`, def);
+    }
+    for (const m of def.members) checkMember(g, xl, m);
+  }
+  translators(g).list.push(xl);
+}
+
+/** Resolve a translator's output and input types (D_XLATE_SOU when the output is not a struct). */
+function resolveTypes(g: DifoGen, xl: Translator): void {
+  if (xl.output) return;
+  const types = g.cg.types;
+  const out = types.resolve(xl.def.output.type);
+  if (out.kind === 'struct' && !types.complete(out.def)) {
+    throw err('D_XLATE_SOU', `incomplete struct/union/enum ${typeName(out)}`, xl.def);
+  }
+  if (out.kind !== 'struct') throw err('D_XLATE_SOU', 'translator output type must be a struct or union', xl.def);
+  xl.input = types.resolve(xl.def.input.type);
+  xl.output = out;
+}
+
+/** Type-check one member definition against the output struct (D_XLATE_MEMB, D_XLATE_INCOMPAT). */
+function checkMember(g: DifoGen, xl: Translator, m: A.TranslatorMember): void {
+  if (xl.checked.has(m.name)) return;
+  const out = xl.output!;
+  const info = g.cg.types.member(g.cg.types.complete(out.def)!, m.name);
+  if (!info) throw err('D_XLATE_MEMB', `translator member ${m.name} is not a member of ${typeName(out)}`, m);
+  // The parameter stands for a value of the input type.
+  const zero: A.Expression = { kind: 'IntegerLiteral', ...at(m), value: 0n, text: '0', suffix: '', decimal: true, isChar: false };
+  const scratch = new DifoGen(g.cg, g.opts);
+  const value = inputBound(xl, m.value, zero);
+  const v = scratch.expr(value);
+  if (!assignable(scratch, info.type, v, value)) {
+    throw err('D_XLATE_INCOMPAT', `translator member ${m.name} definition uses incompatible types: "${typeName(info.type)}" = "${typeName(v.type)}"`, m);
+  }
+  xl.checked.add(m.name);
+}
+
+/** The xlate expression an operand stands for: itself, or the value of an inline naming one. */
+export function xlateOf(g: DifoGen, e: A.Expression, depth = 0): A.Xlate | undefined {
+  if (e.kind === 'Xlate') return e;
+  if (depth > 64 || e.kind !== 'Identifier' || e.module !== undefined || g.cg.global(e.name)) return undefined;
+  const inl = g.cg.types.inlines.get(e.name);
+  return inl ? xlateOf(g, inl.value, depth + 1) : undefined;
+}
+
+/** The translator an xlate expression uses, and the output type it names (T or T *). */
+function lookup(g: DifoGen, x: A.Xlate): { xl: Translator; target: DType } {
+  const types = g.cg.types;
+  const target = types.resolve(x.type.type);
+  const out = target.kind === 'pointer' ? types.pointee(target) : target;
+  const scratch = new DifoGen(g.cg, g.opts);
+  const src = scratch.expr(x.operand);
+  for (const xl of translators(g).list) {
+    if (xl.library) resolveTypes(g, xl);
+    if (out?.kind !== 'struct' || xl.output!.def !== sameDef(g, out.def)) continue;
+    if (sameType(xl.input!, src.type) || assignable(scratch, xl.input!, src, x.operand)) return { xl, target };
+  }
+  throw err('D_XLATE_NONE', `cannot translate from "${typeName(src.type)}" to "${typeName(target)}"`, x);
+}
+
+function sameDef(g: DifoGen, def: StructDef): StructDef {
+  return g.cg.types.complete(def) ?? def;
+}
+
+/** `xlate<T *>(e)->m`, `xlate<T>(e).m` (also through inlines); undefined for other members. */
+export function translatedMember(g: DifoGen, e: A.Member): Val | undefined {
+  const x = xlateOf(g, e.object);
+  if (!x) return undefined;
+  const { xl, target } = lookup(g, x);
+  const m = xl.members.get(e.member);
+  if (!m) throw err('D_XLATE_NOCONV', `translator does not define conversion for member: ${e.member}`, e);
+  if (e.arrow && target.kind !== 'pointer') throw err('D_OP_PTR', 'operator -> must be applied to a pointer', e);
+  if (!e.arrow && target.kind === 'pointer') {
+    throw err('D_OP_SOU', `operator . cannot be applied to type "${typeName(target)}"; must be applied to a struct or union`, e);
+  }
+  checkMember(g, xl, m);
+  const info = g.cg.types.member(g.cg.types.complete(xl.output!.def)!, m.name)!;
+  const v = g.expr(inputBound(xl, m.value, x.operand));
+  return convert(g, v, info.type, e);
+}
+
+/** An xlate used other than in a member reference: DTrace builds the whole struct then. */
+export function translatedValue(g: DifoGen, x: A.Xlate): never {
+  lookup(g, x);
+  throw err('D_UNSUPPORTED', 'a translated value can only be used in a member reference (xlate<T *>(e)->member, xlate<T>(e).member)', x);
+}
+
+/** Check `inline T *name = xlate<T *>(e);` as dt_cook_inline does. True when `value` is an xlate. */
+export function checkTranslatedInline(g: DifoGen, name: string, type: DType, value: A.Expression): boolean {
+  const x = xlateOf(g, value);
+  if (!x) return false;
+  const { xl } = lookup(g, x);
+  const left = type.kind === 'pointer' ? g.cg.types.pointee(type) : type;
+  if (left?.kind !== 'struct' || sameDef(g, left.def) !== xl.output!.def) {
+    throw err('D_OP_INCOMPAT', `inline ${name} definition uses incompatible types: "${left ? typeName(left) : typeName(type)}" = "${typeName(xl.output!)}"`, value);
+  }
+  return true;
+}
+
+/** A member's expression with the translator's parameter replaced by `(IN) input`. */
+function inputBound(xl: Translator, value: A.Expression, input: A.Expression): A.Expression {
+  const bound: A.Expression = { kind: 'Cast', ...at(input), type: xl.def.input, operand: input };
+  return substitute(value, xl.def.param, bound) as A.Expression;
+}
+
+function substitute(node: unknown, name: string, by: A.Expression): unknown {
+  if (Array.isArray(node)) return node.map((n) => substitute(n, name, by));
+  if (node === null || typeof node !== 'object') return node;
+  const n = node as { kind?: string; name?: string; module?: string };
+  if (n.kind === 'Identifier' && n.name === name && n.module === undefined) return by;
+  if (n.kind === 'TypeName') return node; // types hold no references to the parameter
+  const copy: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) copy[k] = substitute(v, name, by);
+  return copy;
+}
+
+/** The member's value converted to the member's type, as an assignment to it would be. */
+function convert(g: DifoGen, v: Val, to: DType, at: A.Expression): Val {
+  if (to.kind === 'int' && v.type.kind === 'int') narrow(g, v.reg, to, at);
+  return { reg: v.reg, type: to };
+}
+
+function at(p: A.Position): A.Position {
+  const q: A.Position = { line: p.line, column: p.column };
+  if (p.file !== undefined) q.file = p.file;
+  return q;
+}

@@ -1,0 +1,2 @@
+/* flags: -xerrtags */
+syscall::write:entry { i = 1; trace(args[i]); }

@@ -1,0 +1,2 @@
+/* flags: -xerrtags */
+BEGIN { trace(args[0]); }

@@ -1,0 +1,5 @@
+/* flags: -xerrtags */
+syscall::write:entry
+{
+	trace(args[7]);
+}

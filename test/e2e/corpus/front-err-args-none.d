@@ -1,0 +1,3 @@
+/* flags: -xerrtags */
+inline int first = args[0];
+BEGIN { exit(0); }

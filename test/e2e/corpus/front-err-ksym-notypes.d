@@ -1,0 +1,3 @@
+/* flags: -xerrtags */
+/* _stext has an address but BTF describes no type for it. */
+BEGIN { trace(vmlinux`_stext); }

@@ -1,0 +1,2 @@
+/* flags: -xerrtags */
+BEGIN { trace(`no_such_kernel_symbol); }

@@ -1,0 +1,2 @@
+/* flags: -xerrtags */
+BEGIN { trace(xlate <psinfo_t> (curthread)->pr_pid); }

@@ -1,0 +1,4 @@
+/* flags: -xerrtags */
+struct fwd;
+translator struct fwd < int x > { a = x; };
+BEGIN { exit(0); }

@@ -1,0 +1,2 @@
+/* flags: -xerrtags */
+BEGIN { trace(curpsinfo->pr_psargs); }

@@ -1,0 +1,3 @@
+/* flags: -xerrtags */
+translator int < int x > { a = x; };
+BEGIN { exit(0); }
