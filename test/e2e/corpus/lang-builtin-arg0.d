@@ -1,0 +1,6 @@
+/* flags: -q */
+BEGIN
+{
+	printf("%d\n", arg0);
+	exit(0);
+}

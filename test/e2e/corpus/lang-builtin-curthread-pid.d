@@ -1,0 +1,6 @@
+/* flags: -q */
+BEGIN
+{
+	printf("%d\n", curthread->pid == tid);
+	exit(0);
+}

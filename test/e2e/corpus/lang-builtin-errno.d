@@ -1,0 +1,6 @@
+/* flags: -q */
+BEGIN
+{
+	printf("%d\n", errno);
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* flags: -q */
+BEGIN
+{
+	printf("%s\n", execname);
+	exit(0);
+}

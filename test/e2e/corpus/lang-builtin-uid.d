@@ -1,0 +1,6 @@
+/* flags: -q */
+BEGIN
+{
+	printf("%d %d\n", uid, gid);
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* flags: -q */
+BEGIN
+{
+	printf("%c%c\n", 'o', 'k');
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* flags: -q */
+BEGIN
+{
+	printf("\101\102\n");
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* flags: -q */
+BEGIN
+{
+	printf("a\tb\\c\"d\"\n");
+	exit(0);
+}

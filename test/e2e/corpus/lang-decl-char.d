@@ -1,0 +1,9 @@
+/* flags: -q */
+char c;
+
+BEGIN
+{
+	c = 0x141;
+	printf("%d\n", c);
+	exit(0);
+}

@@ -1,0 +1,8 @@
+/* flags: -q */
+string s;
+
+BEGIN
+{
+	printf("[%s]\n", s);
+	exit(0);
+}

@@ -1,0 +1,9 @@
+/* flags: -q */
+string s;
+
+BEGIN
+{
+	s = "abc";
+	printf("%s\n", s);
+	exit(0);
+}

@@ -1,0 +1,8 @@
+/* flags: -q */
+int x;
+
+BEGIN
+{
+	printf("%d\n", x);
+	exit(0);
+}

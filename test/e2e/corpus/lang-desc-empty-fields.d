@@ -1,0 +1,6 @@
+/* flags: -q */
+:::BEGIN
+{
+	printf("ok\n");
+	exit(0);
+}

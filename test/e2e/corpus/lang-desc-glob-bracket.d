@@ -1,0 +1,6 @@
+/* flags: -q */
+dtrace:::[AB]EGIN
+{
+	printf("%s\n", probename);
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* flags: -q */
+dt*:::BEGIN
+{
+	printf("%s\n", probeprov);
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* flags: -q */
+dtrace:::BEGI?
+{
+	printf("%s\n", probename);
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* flags: -q */
+dtrace:::BEG*
+{
+	printf("%s\n", probename);
+	exit(0);
+}

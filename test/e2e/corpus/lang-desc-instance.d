@@ -1,0 +1,6 @@
+/* flags: -q */
+host:dtrace:::BEGIN
+{
+	printf("ok\n");
+	exit(0);
+}

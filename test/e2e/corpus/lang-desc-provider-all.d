@@ -1,0 +1,10 @@
+/* flags: -q */
+dtrace:::
+{
+	printf("%s\n", probename);
+}
+
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,11 @@
+/* flags: -q */
+BEGIN, BEGIN
+{
+	n++;
+}
+
+BEGIN
+{
+	printf("%d\n", n);
+	exit(0);
+}

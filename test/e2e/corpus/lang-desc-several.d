@@ -1,0 +1,10 @@
+/* flags: -q */
+BEGIN, END
+{
+	printf("%s\n", probename);
+}
+
+BEGIN
+{
+	exit(0);
+}

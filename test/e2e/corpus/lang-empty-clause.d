@@ -1,0 +1,9 @@
+/* flags: -q */
+BEGIN
+{
+}
+
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,7 @@
+/* flags: -q */
+BEGIN
+{
+	;
+	;
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* flags: -xerrtags */
+BEGIN
+{
+	x[0] = 1;
+	x = 2;
+}

@@ -1,0 +1,6 @@
+/* flags: -xerrtags */
+BEGIN
+{
+	a[1] = 1;
+	a[2] = "s";
+}

@@ -1,0 +1,4 @@
+/* flags: -xerrtags */
+{
+	trace(1);
+}

@@ -1,0 +1,7 @@
+/* flags: -xerrtags */
+void v;
+
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,5 @@
+/* flags: -xerrtags */
+a:b:c:d:e:f
+{
+	trace(1);
+}

@@ -1,0 +1,5 @@
+/* flags: -xerrtags */
+BEGIN
+{
+	exit();
+}

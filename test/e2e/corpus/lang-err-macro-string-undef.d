@@ -1,0 +1,5 @@
+/* flags: -xerrtags one */
+BEGIN
+{
+	trace($$2);
+}

@@ -1,0 +1,6 @@
+/* flags: -xerrtags */
+BEGIN
+{
+	x = 1;
+	trace(x.y);
+}

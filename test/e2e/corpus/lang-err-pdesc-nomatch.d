@@ -1,0 +1,5 @@
+/* flags: -xerrtags */
+nosuchprovider:::entry
+{
+	trace(1);
+}

@@ -1,0 +1,6 @@
+/* flags: -q */
+dtrace::BEGIN
+{
+	printf("ok\n");
+	exit(0);
+}

@@ -1,0 +1,5 @@
+/* flags: -xerrtags */
+BEGIN
+{
+	printf("%d\n", 1, 2);
+}

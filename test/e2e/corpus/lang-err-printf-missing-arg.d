@@ -1,0 +1,5 @@
+/* flags: -xerrtags */
+BEGIN
+{
+	printf("%d %d\n", 1);
+}

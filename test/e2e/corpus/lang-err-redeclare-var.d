@@ -1,0 +1,8 @@
+/* flags: -xerrtags */
+int x;
+long x;
+
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* flags: -xerrtags */
+BEGIN
+{
+	self->x = 1;
+	self->x = "s";
+}

@@ -1,0 +1,6 @@
+/* flags: -xerrtags */
+BEGIN
+{
+	self->y = 1;
+	trace(self->z);
+}

@@ -1,0 +1,6 @@
+/* flags: -xerrtags */
+BEGIN
+{
+	x = "a";
+	x = 1;
+}

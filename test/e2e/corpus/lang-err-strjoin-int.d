@@ -1,0 +1,5 @@
+/* flags: -xerrtags */
+BEGIN
+{
+	trace(strjoin(1, "a"));
+}

@@ -1,0 +1,4 @@
+/* flags: -xerrtags */
+BEGIN
+{
+	trace(1);

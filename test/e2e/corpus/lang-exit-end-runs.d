@@ -1,0 +1,10 @@
+/* flags: -q */
+BEGIN
+{
+	exit(0);
+}
+
+END
+{
+	printf("end\n");
+}

@@ -1,0 +1,6 @@
+/* flags: -q */
+BEGIN
+{
+	x = 2;
+	exit(x * 2);
+}

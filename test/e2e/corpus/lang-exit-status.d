@@ -1,0 +1,5 @@
+/* flags: -q */
+BEGIN
+{
+	exit(3);
+}

@@ -1,0 +1,9 @@
+/* flags: -q */
+inline int a = 4;
+inline int b = a * 2;
+
+BEGIN
+{
+	printf("%d\n", b);
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* flags: -q 6 7 */
+BEGIN
+{
+	printf("%d\n", $1 * $2);
+	exit(0);
+}

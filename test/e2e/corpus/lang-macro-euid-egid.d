@@ -1,0 +1,6 @@
+/* flags: -q */
+BEGIN
+{
+	printf("%d %d\n", $euid, $egid);
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* flags: -q 0xff */
+BEGIN
+{
+	printf("%d\n", $1);
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* flags: -q BEGIN */
+dtrace:::$1
+{
+	printf("%s\n", probename);
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* flags: -q */
+BEGIN
+{
+	printf("%d\n", $pid == pid);
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* flags: -q */
+BEGIN
+{
+	printf("%d\n", $ppid == ppid);
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* flags: -q */
+BEGIN
+{
+	printf("a\n");
+	exit(0)
+}

@@ -1,0 +1,6 @@
+/* flags: -q */
+BEGIN
+{
+	printf("%d %d %d\n", 0xf0 & 0x3c, 0xf0 | 0x0f, 0xff ^ 0x0f);
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* flags: -q */
+BEGIN
+{
+	printf("%d\n", -16 >> 2);
+	exit(0);
+}

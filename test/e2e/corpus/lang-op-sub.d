@@ -1,0 +1,6 @@
+/* flags: -q */
+BEGIN
+{
+	printf("%d\n", 3 - 5);
+	exit(0);
+}

@@ -1,0 +1,8 @@
+/* flags: -q */
+#pragma ident "a comment for the source"
+
+BEGIN
+{
+	printf("ok\n");
+	exit(0);
+}

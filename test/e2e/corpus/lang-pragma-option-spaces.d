@@ -1,0 +1,7 @@
+#pragma D option   quiet
+
+BEGIN
+{
+	printf("ok\n");
+	exit(0);
+}

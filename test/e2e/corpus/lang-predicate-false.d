@@ -1,0 +1,11 @@
+/* flags: -q */
+BEGIN
+/0/
+{
+	printf("never\n");
+}
+
+BEGIN
+{
+	exit(0);
+}

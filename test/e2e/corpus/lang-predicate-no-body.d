@@ -1,0 +1,6 @@
+/* flags: -q */
+BEGIN
+/1/
+{
+	exit(0);
+}

@@ -1,0 +1,7 @@
+/* flags: -q */
+BEGIN
+/probename == "BEGIN"/
+{
+	printf("match\n");
+	exit(0);
+}

@@ -1,0 +1,12 @@
+/* flags: -q */
+BEGIN
+{
+	go = 1;
+}
+
+BEGIN
+/go/
+{
+	printf("went\n");
+	exit(0);
+}

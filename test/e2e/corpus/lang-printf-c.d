@@ -1,0 +1,6 @@
+/* flags: -q */
+BEGIN
+{
+	printf("%c\n", 65);
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* flags: -q */
+BEGIN
+{
+	printf("%i\n", -9);
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* flags: -q */
+BEGIN
+{
+	printf("%llx\n", 0xdeadbeefcafeULL);
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* flags: -q */
+BEGIN
+{
+	printf("100%%\n");
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* flags: -q */
+BEGIN
+{
+	printf("%.3s\n", "abcdef");
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* flags: -q */
+BEGIN
+{
+	printf("%u\n", -1);
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* flags: -q */
+BEGIN
+{
+	printf("%5.2s|\n", "xyz");
+	exit(0);
+}

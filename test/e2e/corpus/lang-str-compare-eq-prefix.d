@@ -1,0 +1,6 @@
+/* flags: -q */
+BEGIN
+{
+	printf("%d %d\n", "abc" <= "abc", "abc" >= "abcd");
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* flags: -q */
+BEGIN
+{
+	printf("%s\n", lltostr(-123));
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* flags: -q */
+BEGIN
+{
+	printf("%s\n", strchr("key=value", '='));
+	exit(0);
+}

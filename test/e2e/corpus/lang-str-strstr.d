@@ -1,0 +1,6 @@
+/* flags: -q */
+BEGIN
+{
+	printf("%s\n", strstr("haystack", "st"));
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* flags: -q */
+BEGIN
+{
+	printf("%s\n", toupper("mixed Case"));
+	exit(0);
+}

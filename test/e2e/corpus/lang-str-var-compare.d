@@ -1,0 +1,7 @@
+/* flags: -q */
+BEGIN
+{
+	s = "hello";
+	printf("%d %d\n", s == "hello", s < "help");
+	exit(0);
+}

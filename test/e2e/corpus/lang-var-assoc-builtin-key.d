@@ -1,0 +1,7 @@
+/* flags: -q */
+BEGIN
+{
+	a[probename] = 1;
+	printf("%d\n", a["BEGIN"]);
+	exit(0);
+}

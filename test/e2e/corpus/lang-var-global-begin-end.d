@@ -1,0 +1,11 @@
+/* flags: -q */
+BEGIN
+{
+	g = 7;
+	exit(0);
+}
+
+END
+{
+	printf("%d\n", g);
+}

@@ -1,0 +1,11 @@
+/* flags: -q */
+BEGIN
+{
+	this->v = 5;
+}
+
+BEGIN
+{
+	printf("%d\n", this->v);
+	exit(0);
+}
