@@ -1,0 +1,73 @@
+// When the kernel's verifier rejects a probe's program: say which clause, in DTrace's words.
+//
+// A probe's program holds every clause enabled on it, so the culprit is found by loading each
+// clause's program alone (only on this failure path). The message follows DTrace on BPF
+// ("BPF program load for 'P' failed: <strerror>") and adds the clause and the verifier's own
+// complaint; the whole verifier log, its lines prefixed "BPF: " as DTrace prints them, goes
+// with the error for dtrace -v.
+
+import { probeDescriptionString } from '../../dof/program.js';
+import type { EcbPlan } from './translate.js';
+
+const STRERROR: Record<string, string> = {
+  EINVAL: 'Invalid argument', EACCES: 'Permission denied', EPERM: 'Operation not permitted',
+  E2BIG: 'Argument list too long', ENOSPC: 'No space left on device', ENOMEM: 'Cannot allocate memory',
+  EFAULT: 'Bad address',
+};
+
+export type LoadAttempt = (insns: Buffer, withLog: boolean, plans: EcbPlan[]) => { ok: true } | { ok: false; code?: string; log?: string };
+
+/** Test hook: DTRACE_TEST_REJECT_CLAUSE=N makes the program of clause N (1-based) unverifiable. */
+export function sabotageForTest(insns: Buffer, plans: EcbPlan[]): Buffer {
+  const n = Number(process.env.DTRACE_TEST_REJECT_CLAUSE ?? 0);
+  if (!n || !plans.some((p) => Number(p.desc.uarg) === n - 1)) return insns;
+  // r0 = *(u64 *)(r6 + 0) with r6 never set: "R6 !read_ok".
+  const bad = Buffer.alloc(8);
+  bad[0] = 0x79, bad[1] = 0x60;
+  return Buffer.concat([bad, insns]);
+}
+
+/** The verifier's last complaint: the log's last line before its statistics. */
+function complaint(log: string | undefined): string | undefined {
+  const lines = (log ?? '').split('\n').map((l) => l.trim()).filter((l) => l &&
+    !/^processed \d+ insns/.test(l) && !/^verification time/.test(l) && !/^stack depth/.test(l));
+  return lines[lines.length - 1];
+}
+
+export function explainRejection(o: {
+  probe: string;
+  code?: string;
+  log?: string;
+  insns: Buffer;
+  plans: EcbPlan[];
+  translate: (plans: EcbPlan[]) => Buffer;
+  load: LoadAttempt;
+}): { message: string; log?: string } {
+  let { code, log } = o;
+  if (!log) {
+    const again = o.load(o.insns, true, o.plans);
+    if (!again.ok) log = again.log, code ??= again.code;
+  }
+  let culprit: EcbPlan | undefined = o.plans.length === 1 ? o.plans[0] : undefined;
+  for (const plan of o.plans.length > 1 ? o.plans : []) {
+    let alone: Buffer;
+    try {
+      alone = o.translate([plan]);
+    } catch {
+      continue;
+    }
+    if (!o.load(alone, false, [plan]).ok) {
+      culprit = plan;
+      break;
+    }
+  }
+  const which = culprit
+    ? `clause #${Number(culprit.desc.uarg) + 1} (${probeDescriptionString(culprit.desc.probe)})`
+    : `clauses ${o.plans.map((p) => `#${Number(p.desc.uarg) + 1}`).join(', ')}`;
+  const why = log && /cannot use helper bpf_probe_write_user/.test(log)
+    ? 'copyout( ) and copyoutstr( ) need bpf_probe_write_user, which this kernel forbids (it is locked down)'
+    : complaint(log);
+  const errno = code ? STRERROR[code] ?? code : 'Invalid argument';
+  const message = `BPF program load for '${o.probe}' failed: ${errno}: the verifier rejected ${which}${why ? `: ${why}` : ''}`;
+  return { message, log: log ? log.replace(/\n+$/, '').split('\n').map((l) => `BPF: ${l}`).join('\n') : undefined };
+}

@@ -1,0 +1,131 @@
+// strtok(str, delims), with DTrace's semantics (dtrace_dif_subr): a NULL str goes on from where
+// the previous call on this CPU stopped; leading delimiters are skipped; no token left is NULL
+// (and forgets the position); otherwise the token is copied into the clause's scratch memory and
+// the position moves to the delimiter (or NUL) that ended it. The position is a per-CPU u64 in
+// mem (MemLayout.strtok), an address in the caller's string as in DTrace.
+
+import * as D from '../../dif/constants.js';
+import { ALU, HELPER, JMP, type JmpOp, type Label, R0, R1, R2, R3, R4, R6, R7, R8 } from './bpf-asm.js';
+import type { ProbeTranslator } from './translate.js';
+
+export function emitStrtok(t: ProbeTranslator, rd: number, pc: number, next: Label): void {
+  const a = t.a, mem = t.env.mem, n = t.env.strsize;
+  const saved = mem.strtok;
+  if (saved === undefined) throw new Error('strtok: no per-CPU position slot in mem');
+  const src = mem.cmpA, delims = mem.cmpB;
+  const out = t.scratch(n);
+  const map = delimiterMap(t); // one flag byte per character: is it a delimiter?
+  const none = a.label('strtok.none'), done = a.label('strtok.done');
+
+  // R6 = where to start: the string, or the saved position for a NULL string.
+  a.ldx(8, R6, R8, mem.tuple);
+  const given = a.label('strtok.given');
+  a.jmpImm(JMP.JNE, R6, 0, given);
+  a.ldx(8, R6, R8, saved);
+  a.place(given);
+  a.jmpImm(JMP.JEQ, R6, 0, none);
+  a.mov(R1, R8), a.aluImm(ALU.ADD, R1, src), a.movImm(R2, n), a.mov(R3, R6);
+  a.call(HELPER.probe_read_kernel_str);
+  const read = a.label('strtok.read');
+  a.jmpImm(JMP.JSGT, R0, 0, read);
+  t.fault(D.DTRACEFLT_BADADDR, pc, R6, next);
+  a.place(read);
+  a.mov(R1, R8), a.aluImm(ALU.ADD, R1, delims), a.movImm(R2, n);
+  a.ldx(8, R3, R8, mem.tuple + 8);
+  a.call(HELPER.probe_read_kernel_str);
+  const read2 = a.label('strtok.read2');
+  a.jmpImm(JMP.JSGT, R0, 0, read2);
+  a.ldx(8, R1, R8, mem.tuple + 8);
+  t.fault(D.DTRACEFLT_BADADDR, pc, R1, next);
+  a.place(read2);
+
+  // The delimiter map.
+  a.zero(R8, map, 256);
+  counted(t, R7, n, (brk) => {
+    byteAt(t, R1, delims, R7);
+    leave(t, JMP.JEQ, R1, 0, brk);
+    a.mov(R2, R8), a.alu(ALU.ADD, R2, R1), a.st(1, R2, map, 1);
+  });
+  // Skip leading delimiters: R7 = index of the token's first character.
+  const start = a.label('strtok.start');
+  counted(t, R7, n, (brk) => {
+    byteAt(t, R1, src, R7);
+    leave(t, JMP.JEQ, R1, 0, none);
+    a.mov(R2, R8), a.alu(ALU.ADD, R2, R1), a.ldx(1, R2, R2, map);
+    leave(t, JMP.JEQ, R2, 0, start);
+    void brk;
+  });
+  a.ja(none); // strsize characters of delimiters
+  a.place(start);
+  // Through memory, which the verifier does not track: the copy below is verified once rather
+  // than once for each place the token could start.
+  a.stx(8, R8, map + 256, R7);
+  a.ldx(8, R7, R8, map + 256);
+  a.jmpImm(JMP.JGE, R7, n, none);
+  // Copy the token: R7 walks the source, R4 the result.
+  a.movImm(R4, 0);
+  const copy = a.label('strtok.copy'), end = a.label('strtok.end');
+  a.place(copy);
+  leave(t, JMP.JGE, R7, n, end);
+  leave(t, JMP.JGE, R4, n - 1, end);
+  byteAt(t, R1, src, R7);
+  leave(t, JMP.JEQ, R1, 0, end);
+  a.mov(R2, R8), a.alu(ALU.ADD, R2, R1), a.ldx(1, R2, R2, map);
+  leave(t, JMP.JNE, R2, 0, end);
+  a.mov(R3, R8), a.alu(ALU.ADD, R3, R4), a.stx(1, R3, out, R1);
+  a.aluImm(ALU.ADD, R7, 1), a.aluImm(ALU.ADD, R4, 1);
+  a.ja(copy);
+  a.place(end);
+  a.mov(R3, R8), a.alu(ALU.ADD, R3, R4), a.st(1, R3, out, 0);
+  a.alu(ALU.ADD, R6, R7);
+  a.stx(8, R8, saved, R6);
+  a.ldx(8, R0, R8, mem.self), a.aluImm(ALU.ADD, R0, out);
+  t.putReg(R0, rd);
+  a.ja(done);
+
+  a.place(none);
+  a.st(8, R8, saved, 0);
+  a.movImm(R0, 0);
+  t.putReg(R0, rd);
+  a.place(done);
+}
+
+/** The clause's delimiter map (and a u64 after it): one per ECB, shared by its strtok calls. */
+const maps = new WeakMap<ProbeTranslator, { ecb: number; off: number }>();
+function delimiterMap(t: ProbeTranslator): number {
+  let m = maps.get(t);
+  if (!m || m.ecb !== t.ecbIndex) maps.set(t, (m = { ecb: t.ecbIndex, off: t.scratch(256 + 8) }));
+  return m.off;
+}
+
+/** A loop with counter `reg` from 0 while < limit; body may jump to brk to leave. */
+function counted(t: ProbeTranslator, reg: number, limit: number, body: (brk: Label) => void): void {
+  const a = t.a;
+  const head = a.label('strtok.loop'), brk = a.label('strtok.brk');
+  a.movImm(reg, 0);
+  a.place(head);
+  leave(t, JMP.JGE, reg, limit, brk);
+  body(brk);
+  a.aluImm(ALU.ADD, reg, 1);
+  a.ja(head);
+  a.place(brk);
+}
+
+const STAY: Partial<Record<number, JmpOp>> = { [JMP.JEQ]: JMP.JNE, [JMP.JNE]: JMP.JEQ, [JMP.JGE]: JMP.JLT };
+
+/**
+ * Leave a loop when `reg op imm`, the exit as the fall-through: the verifier explores it first
+ * instead of queueing one pending state per iteration (its jump-sequence limit).
+ */
+function leave(t: ProbeTranslator, op: JmpOp, reg: number, imm: number, target: Label): void {
+  const a = t.a, stay = a.label('strtok.stay');
+  a.jmpImm(STAY[op]!, reg, imm, stay);
+  a.ja(target);
+  a.place(stay);
+}
+
+/** dst = mem byte at base + idx (idx already below its bound). */
+function byteAt(t: ProbeTranslator, dst: number, base: number, idx: number): void {
+  const a = t.a;
+  a.mov(R3, R8), a.alu(ALU.ADD, R3, idx), a.ldx(1, dst, R3, base);
+}

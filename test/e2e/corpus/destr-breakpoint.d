@@ -1,0 +1,6 @@
+/* flags: -q -w */
+/* breakpoint() cannot apply on Linux: refused when compiling. */
+BEGIN
+{
+	breakpoint();
+}

@@ -1,0 +1,6 @@
+/* flags: -q -w */
+/* panic() cannot apply on Linux: refused when compiling. */
+BEGIN
+{
+	panic();
+}
