@@ -1,0 +1,60 @@
+// A textual listing of eBPF instructions, for reading what the translator emits
+// (DTRACE_DEBUG_BPF=1 prints every program it loads to stderr).
+
+import { ALU, BPF_ALU, BPF_ALU64, BPF_JMP, BPF_JMP32, BPF_LD, BPF_LDX, BPF_ST, BPF_STX, BPF_X, HELPER, JMP } from './bpf-asm.js';
+
+const ALU_NAME = new Map<number, string>(Object.entries(ALU).map(([k, v]) => [v, k.toLowerCase()]));
+const JMP_NAME = new Map<number, string>(Object.entries(JMP).map(([k, v]) => [v, k.toLowerCase()]));
+const HELPER_NAME = new Map<number, string>(Object.entries(HELPER).map(([k, v]) => [v, k]));
+const SIZE_NAME: Record<number, string> = { 0x00: 'u32', 0x08: 'u16', 0x10: 'u8', 0x18: 'u64' };
+
+const reg = (r: number) => (r === 10 ? 'fp' : `r${r}`);
+const mem = (r: number, off: number) => `[${reg(r)}${off < 0 ? off : `+${off}`}]`;
+
+/** One line per instruction slot: "pc: text". */
+export function disassemble(insns: Buffer): string[] {
+  const out: string[] = [];
+  for (let pc = 0; pc < insns.length / 8; pc++) {
+    const at = pc * 8;
+    const code = insns.readUInt8(at);
+    const dst = insns.readUInt8(at + 1) & 0xf, src = insns.readUInt8(at + 1) >> 4;
+    const off = insns.readInt16LE(at + 2), imm = insns.readInt32LE(at + 4);
+    const cls = code & 0x07, size = SIZE_NAME[code & 0x18];
+    const operand = code & BPF_X ? reg(src) : String(imm);
+    let text: string;
+    switch (cls) {
+      case BPF_LD: {
+        const hi = at + 12 < insns.length ? insns.readUInt32LE(at + 12) : 0;
+        const value = (BigInt(hi) << 32n) | BigInt(imm >>> 0);
+        text = src === 1 ? `${reg(dst)} = map_fd(${imm})` : src === 2 ? `${reg(dst)} = map_value(fd ${imm}) + ${hi}` : `${reg(dst)} = 0x${value.toString(16)} ll`;
+        out.push(`${pc}: ${text}`);
+        pc++;
+        continue;
+      }
+      case BPF_LDX: text = `${reg(dst)} = *(${size} *)${mem(src, off)}`; break;
+      case BPF_ST: text = `*(${size} *)${mem(dst, off)} = ${imm}`; break;
+      case BPF_STX: text = `*(${size} *)${mem(dst, off)} = ${reg(src)}`; break;
+      case BPF_ALU:
+      case BPF_ALU64: {
+        const w = cls === BPF_ALU ? 'w' : 'r';
+        const op = code & 0xf0;
+        if (op === ALU.NEG) text = `${w}${dst} = -${w}${dst}`;
+        else if (op === ALU.MOV && off) text = `${reg(dst)} = (s${off})${reg(src)}`;
+        else text = `${w}${dst} ${ALU_NAME.get(op) ?? op} ${operand}${off ? ' (signed)' : ''}`;
+        break;
+      }
+      case BPF_JMP:
+      case BPF_JMP32: {
+        const op = code & 0xf0;
+        if (op === JMP.CALL) text = `call ${HELPER_NAME.get(imm) ?? imm}`;
+        else if (op === JMP.EXIT) text = 'exit';
+        else if (op === JMP.JA) text = `goto ${pc + 1 + off}`;
+        else text = `if ${reg(dst)} ${JMP_NAME.get(op) ?? op} ${operand} goto ${pc + 1 + off}`;
+        break;
+      }
+      default: text = `?? 0x${code.toString(16)}`;
+    }
+    out.push(`${pc}: ${text}`);
+  }
+  return out;
+}
