@@ -1,0 +1,104 @@
+// dtrace -h and -G: the files a C program needs to define USDT probes from D provider declarations,
+// named as dtrace(1) names them.
+//
+//   -h  one header for all programs: -o FILE, else SCRIPT.h (from SCRIPT.d) in the current directory
+//   -G  one object per program: -o FILE (one program), else SCRIPT.o, else d.out (d.out.N for many)
+//
+// The object files named after the options are what DTrace's -G rewrites; SDT notes need no
+// rewriting, so they are only checked to be readable ELF files.
+
+import { closeSync, openSync, readSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { DtraceError, formatCompileError } from '../compiler/errors.js';
+import { headerText, providersOfSource, type DeclaredProvider } from './usdt-header.js';
+import { semaphoreObject } from './usdt-object.js';
+
+/** A failure of -h/-G: the message dtrace prints after "dtrace: " and its exit status. */
+export class DefinitionError extends Error {
+  constructor(message: string, readonly status = 1) {
+    super(message);
+  }
+}
+
+export interface DefinitionSource {
+  kind: string; // 's' for a script, else a -n/-P/... description
+  text: string;
+  name: string; // script path, or the description
+}
+
+function providersOf(source: DefinitionSource): DeclaredProvider[] {
+  try {
+    return providersOfSource(source.text, source.kind === 's' ? source.name : undefined);
+  } catch (e) {
+    if (!(e instanceof DtraceError)) throw e;
+    const mode = source.kind === 's' ? 'script' : 'probe';
+    throw new DefinitionError(formatCompileError(e, { mode, source: source.name }).replace(/^dtrace: /, ''));
+  }
+}
+
+/** The script's name without ".d", or null when it is not a .d script. */
+function stem(source: DefinitionSource): string | null {
+  if (source.kind !== 's' || !source.name.endsWith('.d')) return null;
+  return basename(source.name).slice(0, -2);
+}
+
+function write(path: string, data: string | Buffer, what: string): void {
+  try {
+    writeFileSync(path, data);
+  } catch (e) {
+    throw new DefinitionError(`failed to open ${what} '${path}': ${(e as Error).message}`);
+  }
+}
+
+/** dtrace -h: writes the header; returns its path. */
+export function writeHeader(sources: DefinitionSource[], output: string | undefined): string {
+  if (sources.length === 0) throw new DefinitionError('-h requires one or more scripts or enabling options', 2);
+  let path = output;
+  if (path === undefined) {
+    if (sources.length > 1) throw new DefinitionError('-h requires an output file if multiple scripts are specified', 2);
+    const s = stem(sources[0]);
+    if (s === null) throw new DefinitionError('-h requires an output file if no scripts are specified', 2);
+    path = `${s}.h`;
+  }
+  const providers = sources.flatMap(providersOf);
+  write(path, headerText(providers, path), 'header file');
+  return path;
+}
+
+/** dtrace -G: writes one object per program; returns their paths. */
+export function writeObjects(sources: DefinitionSource[], output: string | undefined, objects: string[]): string[] {
+  if (sources.length === 0) throw new DefinitionError('-G requires one or more scripts or enabling options', 2);
+  for (const obj of objects) checkObject(obj);
+  return sources.map((source, i) => {
+    const s = stem(source);
+    const path = sources.length === 1 && output !== undefined ? output
+      : s !== null ? `${s}.o` : sources.length > 1 ? `d.out.${i}` : 'd.out';
+    const what = `${source.kind === 's' ? 'script' : 'description'} ${source.name}`;
+    let providers: DeclaredProvider[];
+    try {
+      providers = providersOf(source);
+    } catch (e) {
+      if (e instanceof DefinitionError) throw e;
+      throw new DefinitionError(`failed to link ${what}: ${(e as Error).message}`);
+    }
+    write(path, semaphoreObject(providers), 'output file');
+    return path;
+  });
+}
+
+/** An object named for -G must be a readable ELF file. */
+function checkObject(path: string): void {
+  const magic = Buffer.alloc(4);
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    throw new DefinitionError(`failed to open ${path}: No such file or directory`);
+  }
+  try {
+    readSync(fd, magic, 0, 4, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (magic.toString('latin1') !== '\x7fELF') throw new DefinitionError(`failed to link ${path}: not an ELF file`);
+}
