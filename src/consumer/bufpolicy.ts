@@ -1,0 +1,74 @@
+// The bufpolicy option on top of the device's per-CPU perf buffers, which always behave as
+// DTrace's "switch" policy (drained at switchrate, a full buffer's records lost and counted):
+//
+// - fill: each CPU keeps at most bufsize bytes of records for the whole run; the first record
+//   that does not fit is dropped, and tracing stops (END still runs: its records are exempt, as
+//   DTrace keeps room for them); records that did not fit are reported as drops.
+// - ring: each CPU keeps only its most recent bufsize bytes of records; nothing is printed until
+//   tracing ends, then each CPU's records in order.
+
+import type { CpuBuffer } from '../device/device.js';
+
+export type BufferPolicyName = 'switch' | 'fill' | 'ring';
+
+export class BufferPolicy {
+  /** fill: a buffer has filled, and tracing should stop. */
+  filled = false;
+  private used = new Map<number, number>();
+  private ring = new Map<number, { records: Buffer[]; bytes: number }>();
+
+  constructor(
+    readonly policy: BufferPolicyName,
+    private bufsize: number,
+    /** Records exempt from the fill limit (the END probe's). */
+    private exempt: (record: Buffer) => boolean = () => false,
+  ) {}
+
+  /** The buffers to print now. Under ring, records are kept instead (see flush). */
+  admit(buffers: CpuBuffer[]): CpuBuffer[] {
+    if (this.policy === 'fill') return buffers.map((b) => this.fill(b));
+    if (this.policy === 'ring') {
+      for (const b of buffers) this.keep(b);
+      return buffers.filter((b) => b.lost > 0).map((b) => ({ cpu: b.cpu, records: [], lost: b.lost }));
+    }
+    return buffers;
+  }
+
+  /** ring: every CPU's retained records, lowest CPU first, and forget them. */
+  flush(): CpuBuffer[] {
+    const out = [...this.ring.entries()].sort((a, b) => a[0] - b[0]).map(([cpu, r]) => ({ cpu, records: r.records, lost: 0 }));
+    this.ring.clear();
+    return out;
+  }
+
+  private fill(b: CpuBuffer): CpuBuffer {
+    let used = this.used.get(b.cpu) ?? 0;
+    let lost = b.lost;
+    const records: Buffer[] = [];
+    for (const r of b.records) {
+      if (this.exempt(r)) records.push(r);
+      else if (!this.filled && used + r.length <= this.bufsize) {
+        used += r.length;
+        records.push(r);
+      } else {
+        this.filled = true;
+        lost++;
+      }
+    }
+    this.used.set(b.cpu, used);
+    return { cpu: b.cpu, records, lost };
+  }
+
+  private keep(b: CpuBuffer): void {
+    let r = this.ring.get(b.cpu);
+    if (!r) this.ring.set(b.cpu, (r = { records: [], bytes: 0 }));
+    for (const rec of b.records) {
+      r.records.push(rec);
+      r.bytes += rec.length;
+    }
+    // Oldest records make room for the newest.
+    let drop = 0;
+    while (r.bytes > this.bufsize && drop < r.records.length) r.bytes -= r.records[drop++].length;
+    if (drop > 0) r.records.splice(0, drop);
+  }
+}

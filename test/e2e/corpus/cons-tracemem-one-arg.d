@@ -1,0 +1,2 @@
+/* tracemem() takes two or three arguments. */
+BEGIN { tracemem(curthread); exit(0); }

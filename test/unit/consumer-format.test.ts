@@ -1,0 +1,105 @@
+// The consumer's pure formatting pieces added for print(), -F and printf's %d: what a user sees
+// for given bytes and types, without a kernel.
+import { describe, expect, test } from 'vitest';
+import { describeType, PRINT_FORMAT_PREFIX } from '../../src/compiler/print.js';
+import { formatPrint } from '../../src/consumer/print.js';
+import { FlowIndent, flowHeading, flowOf } from '../../src/consumer/flowindent.js';
+import { formatPrintf, resolveSignedness } from '../../src/consumer/printf.js';
+import type { DType, StructDef } from '../../src/compiler/types.js';
+import type { EnabledProbe } from '../../src/device/device.js';
+import { intValue } from '../../src/consumer/records.js';
+
+const INT: DType = { kind: 'int', size: 4, signed: true, name: 'int' };
+const CHAR: DType = { kind: 'int', size: 1, signed: true, name: 'char' };
+const U16: DType = { kind: 'int', size: 2, signed: false, name: 'uint16_t' };
+
+function printOf(t: DType, data: Buffer): string {
+  return formatPrint(PRINT_FORMAT_PREFIX + JSON.stringify(describeType(t, 256)), data);
+}
+
+function struct(tag: string, size: number, members: [string, DType, number, number?][]): DType {
+  const def: StructDef = {
+    tag, union: false, complete: true, size, align: 8, origin: 'D',
+    members: () => members.map(([name, type, byte, bits]) => ({ name, type, bitOffset: byte * 8, bits: bits ?? 0 })),
+  };
+  return { kind: 'struct', def };
+}
+
+describe('print()', () => {
+  test('scalars: integers in hex, chars quoted', () => {
+    const b = Buffer.alloc(4);
+    b.writeInt32LE(26);
+    expect(printOf(INT, b)).toBe('int 0x1a\n');
+    expect(printOf(INT, Buffer.alloc(4))).toBe('int 0\n');
+    expect(printOf(CHAR, Buffer.from([0x41]))).toBe("char 'A'\n");
+    expect(printOf(CHAR, Buffer.from([0]))).toBe("char '\\0'\n");
+    expect(printOf(CHAR, Buffer.from([1]))).toBe("char '\\001'\n");
+  });
+
+  test('a struct: members one per line, nested structs and arrays, closing brace without newline', () => {
+    const inner = struct('inner', 4, [['x', INT, 0]]);
+    const arr: DType = { kind: 'array', of: U16, count: 2 };
+    const name: DType = { kind: 'array', of: CHAR, count: 4 };
+    const t = struct('foo', 20, [['a', INT, 0], ['in', inner, 4], ['v', arr, 8], ['name', name, 12], ['p', { kind: 'pointer', name: 'int *' }, 16]]);
+    const b = Buffer.alloc(24);
+    b.writeInt32LE(1, 0);
+    b.writeInt32LE(3, 4);
+    b.writeUInt16LE(7, 8);
+    b.write('ab', 12, 'latin1');
+    expect(printOf(t, b)).toBe(
+      'struct foo {\n' +
+        '    int a = 0x1\n' +
+        '    struct inner in = {\n' +
+        '        int x = 0x3\n' +
+        '    }\n' +
+        '    uint16_t [2] v = [ 0x7, 0 ]\n' +
+        '    char [4] name = [ "ab" ]\n' +
+        '    int *p = 0\n' +
+        '}',
+    );
+  });
+});
+
+describe('-F flow indentation', () => {
+  const probe = (epid: number, id: number, provider: string, func: string, name: string): EnabledProbe =>
+    ({ epid, probe: { id, provider, module: '', func, name }, ecb: 0, size: 0, records: [] });
+
+  test('entry and return are recognized by name', () => {
+    expect(flowOf('entry')).toBe('entry');
+    expect(flowOf('function-entry')).toBe('entry');
+    expect(flowOf('return')).toBe('return');
+    expect(flowOf('carpentry')).toBe('none');
+    expect(flowOf('BEGIN')).toBe('none');
+  });
+
+  test('two spaces a level; a return lines up with its entry', () => {
+    const f = new FlowIndent();
+    const a = probe(1, 10, 'fbt', 'a', 'entry'), b = probe(2, 11, 'fbt', 'b', 'entry');
+    const br = probe(3, 12, 'fbt', 'b', 'return'), ar = probe(4, 13, 'fbt', 'a', 'return');
+    const lines = [f.prefix(0, a, null), f.prefix(0, b, null), f.prefix(0, br, null), f.prefix(0, ar, null)];
+    expect(lines.map((l) => l.trimEnd())).toEqual(['  0  -> a', '  0    -> b', '  0    <- b', '  0  <- a']);
+    expect(lines[0].length).toBe(4 + 41 + 1);
+    expect(flowHeading()).toBe('CPU FUNCTION' + ' '.repeat(33) + '\n');
+  });
+
+  test('a second clause on the same probe does not indent again', () => {
+    const f = new FlowIndent();
+    const e1 = probe(1, 10, 'syscall', 'read', 'entry'), e2 = probe(2, 10, 'syscall', 'read', 'entry');
+    expect(f.prefix(1, e1, null).trimEnd()).toBe('  1  => read');
+    expect(f.prefix(1, e2, null).trimEnd()).toBe('  1   | read:entry');
+  });
+});
+
+describe('printf %d follows the argument type', () => {
+  test('the compiler turns %d of an unsigned argument into %u', () => {
+    const u8 = { name: 'uint8_t', kind: 'integer' as const, size: 1, signed: false };
+    const s8 = { name: 'char', kind: 'integer' as const, size: 1, signed: true };
+    expect(resolveSignedness('%d %-5d %*d %i|%%d', [u8, u8, s8, u8, u8])).toBe('%u %-5u %*u %i|%%d');
+    expect(resolveSignedness('%d', [s8])).toBe('%d');
+  });
+
+  test('%d reads a signed value signed and %i always signed', () => {
+    expect(formatPrintf('%d %u %i', [intValue(0xfd, 1, true), intValue(0xfd, 1, true), intValue(0xfd, 1, false)])).toBe('-3 253 -3');
+    expect(formatPrintf('%u', [intValue(-3, 4, false)])).toBe('4294967293');
+  });
+});
