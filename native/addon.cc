@@ -9,6 +9,7 @@ static Napi::Object Init(Napi::Env env, Napi::Object exports) {
   dtn::RegisterPerf(env, exports);
   dtn::RegisterWait(env, exports);
   dtn::RegisterSys(env, exports);
+  dtn::RegisterUprobeMulti(env, exports);
   return exports;
 }
 

@@ -47,5 +47,6 @@ void RegisterBpf(Napi::Env env, Napi::Object exports);
 void RegisterPerf(Napi::Env env, Napi::Object exports);
 void RegisterWait(Napi::Env env, Napi::Object exports);
 void RegisterSys(Napi::Env env, Napi::Object exports);
+void RegisterUprobeMulti(Napi::Env env, Napi::Object exports);
 
 }  // namespace dtn

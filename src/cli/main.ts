@@ -17,7 +17,10 @@ import { parseArgs, UsageError, type ParsedArgs } from './args.js';
 import { ProcessError, ProcessSet } from './process.js';
 import { CppError, preprocess } from './cpp.js';
 import { announceExec } from '../providers/pid.js';
+import { DefinitionError, writeHeader, writeObjects } from '../providers/usdt-definitions.js';
+import { announceProcess } from '../providers/usdt.js';
 import { VERSION } from '../version.js';
+import { DESTRUCTIVE_NOT_ALLOWED, usesDestructiveActions } from '../compiler/destructive.js';
 import { API_VERSION, USAGE } from './usage.js';
 
 
@@ -42,6 +45,8 @@ interface Settings {
   output?: string;
   verbose: number;
   disassemble: boolean;
+  /** -L directories of D library files, in command-line order. */
+  libdirs: string[];
 }
 
 /** The macro variables of this dtrace process, with $target. */
@@ -60,7 +65,7 @@ function macroTable(target: number): Map<string, bigint> {
 
 /** Pass 2: options in command-line order, validated as dtrace_setopt() does. */
 function readSettings(args: ParsedArgs): Settings {
-  const s: Settings = { options: new Map(), sources: [], cppArgs: [], verbose: 0, disassemble: false };
+  const s: Settings = { options: new Map(), sources: [], cppArgs: [], verbose: 0, disassemble: false, libdirs: [] };
   const setopt = (name: string, value: string | null, shown: string) => {
     try {
       const [n, v] = parseOptionValue(name, value);
@@ -79,7 +84,7 @@ function readSettings(args: ParsedArgs): Settings {
       case 'F': setopt('flowindent', null, '-F'); break;
       case 'H': setopt('cpphdrs', null, '-H'); break;
       case 'I': setopt('incdir', value!, `-I ${value}`); break;
-      case 'L': setopt('libdir', value!, `-L ${value}`); break;
+      case 'L': setopt('libdir', value!, `-L ${value}`); s.libdirs.push(value!); break;
       case 'o': s.output = value; break;
       case 'q': setopt('quiet', null, '-q'); break;
       case 'S': s.disassemble = true; break;
@@ -197,13 +202,22 @@ async function run(argv: string[]): Promise<number> {
   }
   if (count('a') || count('A'))
     throw new Fatal(`-${count('a') ? 'a' : 'A'}: anonymous tracing is not available on Linux: it needs the Solaris DTrace driver, which keeps enablings from boot on`);
-  if (count('G') || count('h'))
-    throw new Fatal(`-${count('G') ? 'G' : 'h'} is not supported yet: it builds on USDT probes, which come with the usdt provider (issue #6)`);
   const listing = count('l') > 0;
   const execute = count('e') === 0;
 
   // Pass 2: options.
   const s = readSettings(args);
+  if (count('G') || count('h')) {
+    // USDT definitions from provider declarations (src/providers/usdt-definitions.ts).
+    try {
+      if (count('h')) writeHeader(loadSources(s), s.output);
+      else writeObjects(loadSources(s), s.output, args.operands);
+    } catch (e) {
+      if (e instanceof DefinitionError) throw new Fatal(e.message, e.status);
+      throw e;
+    }
+    return 0;
+  }
   const options = s.options;
   if (listing) options.set('zdefs', 'set'); // -l implies -Z
 
@@ -245,8 +259,9 @@ async function run(argv: string[]): Promise<number> {
         // it will run, so that pid$target probes name the command's own functions.
         const proc = await procs.create(value!);
         announceExec(proc.pid, proc.program!);
+        announceProcess(proc.pid);
       }
-      else if (letter === 'p') procs.grab(value!);
+      else if (letter === 'p') announceProcess(procs.grab(value!).pid);
     }
   } catch (e) {
     if (e instanceof ProcessError) throw new Fatal(e.message);
@@ -273,6 +288,7 @@ async function run(argv: string[]): Promise<number> {
     compiled = compile(sources, {
       registry, options, macroArgs: args.operands, macros: macroTable(procs.target),
       zdefs: isSet(options, 'zdefs'), defaultArgs: isSet(options, 'defaultargs'), argRef: isSet(options, 'argref'),
+      libraryDirs: s.libdirs,
     });
   } catch (e) {
     if (e instanceof SourceError) {
@@ -294,17 +310,35 @@ async function run(argv: string[]): Promise<number> {
     if (out.stderr) err(out.stderr);
     return 0;
   }
-  if (!execute) return 0;
+  if (!execute) {
+    // -ev: the stability report, with each statement's probe information.
+    if (s.verbose > 0) {
+      openOutput();
+      for (const r of compiled.stabilityReports(false)) write(r);
+    }
+    return 0;
+  }
   openOutput();
 
+  // Destructive actions without -w: refused before anything is loaded, after the match report.
+  if (usesDestructiveActions(compiled.program) && !isSet(options, 'destructive')) {
+    for (const m of compiled.matchMessages(compiled.program.ecbs.map((e) => registry.match(e.probe).length))) notice(m.replace(/^dtrace: /, ''));
+    throw new Fatal(DESTRUCTIVE_NOT_ALLOWED);
+  }
   const strsize = Number(options.get('strsize') ?? 256);
+  const bufsize = Number(options.get('bufsize') ?? 4 * 1024 * 1024);
+  const bufpolicy = (options.get('bufpolicy') ?? 'switch') as 'switch' | 'fill' | 'ring';
   const dof = writeDof(compiled.program);
   const device = new LinuxDevice(registry, {
     strsize,
-    bufsize: Number(options.get('bufsize') ?? 4 * 1024 * 1024),
+    // Under fill and ring the consumer keeps bufsize bytes a CPU; the kernel's buffers carry the
+    // records to it and must not lose them first.
+    bufsize: bufpolicy === 'switch' ? bufsize : Math.max(bufsize, 4 * 1024 * 1024),
     aggsize: Math.max(1024, Math.floor(Number(options.get('aggsize') ?? 4 * 1024 * 1024) / 64)),
     verbose: s.verbose > 0 || isSet(options, 'debug'),
     dynvarsize: Number(options.get('dynvarsize') ?? 1024 * 1024),
+    nspec: Number(options.get('nspec') ?? 1),
+    specsize: Number(options.get('specsize') ?? 32 * 1024),
   });
   process.on('exit', () => device.close());
 
@@ -313,7 +347,8 @@ async function run(argv: string[]): Promise<number> {
     device.close();
     if (e instanceof DeviceError) {
       if (e.log && (s.verbose > 0 || isSet(options, 'debug'))) err(e.log + '\n');
-      return new Fatal(`could not enable tracing: ${e.message}`);
+      // A probe the kernel refused fails the whole enabling, as in DTrace ("failed to enable ...").
+      return new Fatal(e.message.startsWith('failed to enable ') ? e.message : `could not enable tracing: ${e.message}`);
     }
     const ne = e as Error & { code?: string };
     if (ne.code || /^[a-z_]+: /.test(ne.message ?? '')) return new Fatal(`could not enable tracing: ${ne.message}`);
@@ -326,13 +361,20 @@ async function run(argv: string[]): Promise<number> {
     throw cannotEnable(e);
   }
 
-  for (const m of compiled.matchMessages(enabled.matched)) notice(m.replace(/^dtrace: /, ''));
+  const reports = s.verbose > 0 ? compiled.stabilityReports(true) : [];
+  compiled.matchMessages(enabled.matched).forEach((m, i) => {
+    notice(m.replace(/^dtrace: /, ''));
+    if (reports[i]) write(reports[i]); // -v: the program's stability report
+  });
   if (enabled.matched.reduce((a, b) => a + b, 0) === 0 && !isSet(options, 'zdefs')) {
     device.close();
     throw new Fatal('no probes matched');
   }
 
-  const consumer = new Consumer(device, enabled, { quiet, strsize, out: write, err, flowindent: isSet(options, 'flowindent'), options });
+  const consumer = new Consumer(device, enabled, {
+    quiet, strsize, out: write, err, flowindent: isSet(options, 'flowindent'), options,
+    bufpolicy, bufsize,
+  });
 
   // SIGINT/SIGTERM: the first ends tracing as exit() would (END runs, aggregations print); a
   // second one ends dtrace at once.
@@ -365,12 +407,13 @@ async function run(argv: string[]): Promise<number> {
   const switchNs = Number(options.get('switchrate') ?? 100_000_000);
   const switchMs = Math.max(1, Math.round(switchNs / 1e6));
   const tracedAllExited = () => procs.procs.length > 0 && procs.live === 0;
-  while (consumer.exitStatus === null && interrupted === 0 && !tracedAllExited()) {
+  while (consumer.exitStatus === null && interrupted === 0 && !tracedAllExited() && !consumer.filled) {
     await device.wait(switchMs);
     consumer.consume();
   }
   device.stop();
   consumer.consume();
+  consumer.flush(); // bufpolicy=ring: the buffers' contents are printed only now
   // dtrace ends its output with a newline, then the aggregations, even when quiet.
   write('\n');
   consumer.printAggregations();

@@ -22,8 +22,8 @@ export const USAGE = `Usage: dtrace [-aACeFGhHlqSvVwZ] [-b bufsz] [-c cmd] [-D n
 	-e  compile the program, then exit without enabling it
 	-f  enable or list probes by function name
 	-F  indent output by function entry and return
-	-G  write an ELF object holding the program (not yet)
-	-h  write a C header for static probe definitions (not yet)
+	-G  generate an ELF file containing embedded dtrace program
+	-h  generate a header file with definitions for static probes
 	-H  show files the preprocessor includes
 	-i  enable or list probes by probe id
 	-I  add a preprocessor include directory

@@ -17,6 +17,7 @@ import type * as A from './ast.js';
 import { type CodeGenerator, type CodegenOptions, DifoGen, err } from './codegen.js';
 import { INT, LONG, VOID, isInteger, typeName, type DType } from './types.js';
 import { type ArgType, validateFormat } from '../consumer/printf.js';
+import { STACK_TYPE, isStackCall, stackAction } from './stacks.js';
 
 interface AggInfo {
   id: number;
@@ -94,6 +95,12 @@ export class AggregationCodegen {
 
     const keyTypes: DType[] = [];
     for (const k of keys) {
+      if (isStackCall(k)) {
+        const sk = stackAction(this.cg, this.opts, k);
+        keyTypes.push(sk.type);
+        actions.push(sk.action);
+        continue;
+      }
       const g = new DifoGen(this.cg, this.opts);
       const v = g.expr(k);
       if (v.type.kind === 'void') throw err('D_AGG_SCALAR', `${shown} key must be of scalar type`, k);
@@ -314,6 +321,9 @@ function describeArg(e: A.Expression): string {
 }
 
 function argType(t: DType): ArgType {
+  if (t === STACK_TYPE) return { name: 'stack', kind: 'stack' };
+  if (t.kind === 'int' && (t.name === '_symaddr' || t.name === '_usymaddr'))
+    return { name: t.name, kind: 'integer', size: 8, signed: false, symaddr: t.name === '_usymaddr' ? 'user' : 'kernel' };
   if (t.kind === 'int') return { name: t.name, kind: 'integer', size: t.size, signed: t.signed };
   if (t.kind === 'string') return { name: 'string', kind: 'string' };
   if (t.kind === 'pointer') return { name: typeName(t), kind: 'pointer', size: 8 };

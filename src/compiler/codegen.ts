@@ -18,12 +18,20 @@ import {
   BUILTINS, INT, LONG, STRING, ULONG, VOID, arithmetic, difType, intType, isInteger, isUnsigned,
   promote, typeName, type DType,
 } from './types.js';
-import { type ArgType, validateFormat } from '../consumer/printf.js';
+import { type ArgType, resolveSignedness, validateFormat } from '../consumer/printf.js';
 import { callSubroutine } from './subroutines.js';
 import { TypeScope } from './ctypes.js';
 import * as T from './typed-expr.js';
 import { Variables } from './variables.js';
-import { AggregationCodegen } from './aggregations.js';
+import { AggregationCodegen, constValue } from './aggregations.js';
+import { destructiveAction } from './destructive.js';
+import { isStackCall, stackAction } from './stacks.js';
+import { desugarClause, hasIfStatement } from './sugar.js';
+import { translatedValue } from './translators.js';
+import { argsElement, isArgsReference, type ClauseProbes } from './probe-args.js';
+import { checkSpeculativeActions, speculationAction } from './speculations.js';
+import { tracememActions } from './tracemem.js';
+import { printAction } from './print.js';
 
 export interface Val {
   reg: number;
@@ -49,6 +57,8 @@ export interface CodegenOptions {
   arg0?: string;
   /** C types: declarations, kernel types (created when not given). */
   types?: TypeScope;
+  /** The value of an option set by -x or #pragma D option (stackframes, ustackframes, ...). */
+  option?: (name: string) => string | undefined;
 }
 
 /** Compiles clauses of one or more D programs into ECB descriptions. */
@@ -60,6 +70,8 @@ export class CodeGenerator {
   /** Thread-locals, clause-locals, associative arrays and variable declarations. */
   readonly vars = new Variables(this);
   private clauses = 0;
+  /** The probes the clause being compiled enables, for args[] (set by the compile driver). */
+  clauseProbes?: ClauseProbes[];
 
   /** Types, typedefs, enumerators and inlines of the program (ctypes.ts). */
   readonly types: TypeScope;
@@ -72,10 +84,15 @@ export class CodeGenerator {
 
   /** Compile one clause for each of its (already resolved) probe descriptions. */
   clause(c: A.Clause, probes: ProbeDescription[]): void {
+    // if/else: predicated sub-clauses, as libdtrace compiles them (sugar.ts).
+    if (hasIfStatement(c)) return desugarClause(c).forEach((sub) => this.clause(sub, probes));
     const uarg = BigInt(this.clauses++);
     const predicate = c.predicate ? this.predicate(c.predicate) : null;
     const actions: ActionDescription[] = [];
-    for (const s of c.body ?? []) this.statement(s, actions);
+    for (const s of c.body ?? []) {
+      this.statement(s, actions);
+      checkSpeculativeActions(actions, s);
+    }
     for (const probe of probes) this.ecbs.push({ probe, predicate, actions, uarg });
   }
 
@@ -139,20 +156,37 @@ export class CodeGenerator {
           const v = g.expr(a);
           return { difo: g.finish(v, v.type), type: v.type };
         });
-        const problem = validateFormat(fmt.value, vals.map((v) => printfArgType(v.type)));
+        const problem = validateFormat(fmt.value, vals.map((v) => printfArgType(v.type)), { exactLength: true });
         if (problem) throw err(problem.tag, problem.message, call);
+        const format = resolveSignedness(fmt.value, vals.map((v) => printfArgType(v.type)));
         if (vals.length === 0) {
           const g = new DifoGen(this, this.opts);
-          actions.push({ ...action(D.DTRACEACT_PRINTF, g.finish({ reg: 0, type: VOID }, VOID)), format: fmt.value });
+          actions.push({ ...action(D.DTRACEACT_PRINTF, g.finish({ reg: 0, type: VOID }, VOID)), format });
         } else {
           vals.forEach((v, i) => {
             const a = action(i === 0 ? D.DTRACEACT_PRINTF : D.DTRACEACT_DIFEXPR, v.difo);
-            actions.push(i === 0 ? { ...a, format: fmt.value } : a);
+            actions.push(i === 0 ? { ...a, format } : a);
           });
         }
         return true;
       }
+      case 'tracemem':
+        tracememActions(this, call, actions);
+        return true;
+      case 'print':
+        printAction(this, call, this.opts.strsize, actions);
+        return true;
+      case 'speculate':
+      case 'commit':
+      case 'discard':
+        speculationAction(new DifoGen(this, this.opts), call, name, actions);
+        return true;
       default:
+        if (destructiveAction(this, call, name, actions)) return true;
+        if (isStackCall(call)) {
+          actions.push(stackAction(this, this.opts, call).action);
+          return true;
+        }
         return this.aggregations.action(call, name, actions);
     }
   }
@@ -185,7 +219,7 @@ interface DifoResult {
   type: DType;
 }
 
-function printfArgType(t: DType): ArgType {
+export function printfArgType(t: DType): ArgType {
   switch (t.kind) {
     case 'int': return { name: t.name, kind: 'integer', size: t.size, signed: t.signed };
     case 'string': return { name: 'string', kind: 'string' };
@@ -312,7 +346,7 @@ export class DifoGen {
         const g = this.cg.global(target.name) ?? this.cg.declareGlobal(target.name, LONG);
         const cur = this.loadGlobal(target.name, g);
         const one = this.alloc(e);
-        b.setx(1n, one);
+        b.setx(T.updateStep(this, g.type), one);
         const nv = this.alloc(e);
         b.emit(encodeR(e.op === '++' ? D.DIF_OP_ADD : D.DIF_OP_SUB, cur.reg, one, nv));
         this.release(one);
@@ -340,13 +374,17 @@ export class DifoGen {
       case 'Stringof':
         return T.stringof(this, e);
       case 'Call':
+        if (isStackCall(e)) throw err('D_CG_EXPR', `tracing function ${e.callee.name}( ) may not be called from a D expression (D program context required)`, e);
         return callSubroutine(this, e);
       case 'SizeofType':
         return T.sizeofType(this, e);
       case 'ThreadLocal':
       case 'ClauseLocal':
         return this.cg.vars.load(this, e);
+      case 'Xlate':
+        return translatedValue(this, e);
       default:
+        if (e.kind === 'Index' && isArgsReference(e)) return argsElement(this, e);
         if (e.kind === 'Index' && T.isPointerIndex(this, e)) return T.indexPointer(this, e);
         if (this.cg.vars.handles(e)) return this.cg.vars.load(this, e);
         throw err('D_UNSUPPORTED', `${describeNode(e)} is not supported yet`, e);
@@ -388,6 +426,7 @@ export class DifoGen {
   }
 
   private identifier(e: A.Identifier): Val {
+    if (e.module !== undefined) return T.kernelSymbol(this, e);
     const b = this.b;
     if (e.name === 'cpu') {
       // cpu is curcpu->cpu_id: the first member of cpuinfo_t.
@@ -455,6 +494,9 @@ export class DifoGen {
 
   private binary(e: A.Binary): Val {
     const b = this.b;
+    // As DTrace's parser does, refuse a divisor that is the constant zero at compile time.
+    if ((e.op === '/' || e.op === '%') && constValue(e.right) === 0n)
+      throw err('D_DIV_ZERO', 'expression contains division by zero', e);
     switch (e.op) {
       case '&&':
       case '||': {

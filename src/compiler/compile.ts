@@ -10,6 +10,12 @@ import { CodeGenerator } from './codegen.js';
 import { checkInline } from './typed-expr.js';
 import { isVariableDeclaration } from './variables.js';
 import { DtraceError } from './errors.js';
+import { DEFAULT_LIBRARY_DIR, libraryFiles, loadLibrary } from './library.js';
+import { defineTranslator } from './translators.js';
+import {
+  clauseAttributes, DEF_ATTR, descriptionAttributes, MAX_ATTR, minAttr, providerAttributes, stabilityReport, statementReport,
+  type Attribute, type ProgramAttributes,
+} from './stability.js';
 import type { ProbeDescription, Program } from '../dof/program.js';
 import type { ProbeRegistry } from '../providers/registry.js';
 import { parseOptionValue, OptionError } from '../cli/options.js';
@@ -32,6 +38,8 @@ export interface CompileOptions {
   defaultArgs?: boolean;
   /** -x argref: allow macro arguments the program does not reference. */
   argRef?: boolean;
+  /** D library directories (-L) loaded after the package's own lib/dtrace. */
+  libraryDirs?: string[];
 }
 
 /** A compile error with the source it came from, for dtrace's message. */
@@ -45,6 +53,10 @@ export interface Compiled {
   program: Program;
   /** "description 'X' matched N probes" / "script 'x.d' matched N probes", per source. */
   matchMessages(matched: number[]): string[];
+  /** Each source's stability attributes (dtrace -v). */
+  attributes: ProgramAttributes[];
+  /** dtrace -v's stability report of each source; `executed` false under -e (statement blocks). */
+  stabilityReports(executed: boolean): string[];
 }
 
 const FIELD: Record<Exclude<SourceKind, 's' | 'i'>, number> = { P: 0, m: 1, f: 2, n: 3 };
@@ -53,12 +65,27 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
   const strsize = Number(opts.options.get('strsize') ?? 256);
   const macros = opts.macros ?? defaultMacros();
   const argRefs = new Set<number>();
-  const cgOpts = { strsize, macroArgs: opts.macroArgs, macros, defaultArgs: opts.defaultArgs, argRefs, arg0: 'dtrace' };
+  const cgOpts = {
+    strsize, macroArgs: opts.macroArgs, macros, defaultArgs: opts.defaultArgs, argRefs, arg0: 'dtrace',
+    option: (name: string) => options.get(name) ?? opts.options.get(name),
+  };
   const cg = new CodeGenerator(cgOpts);
   const options = new Map<string, string>();
   const ecbsOf: number[][] = [];
+  for (const lib of libraryFiles([DEFAULT_LIBRARY_DIR, ...(opts.libraryDirs ?? [])])) {
+    try {
+      loadLibrary(cg, lib);
+    } catch (e) {
+      if (e instanceof DtraceError) throw new SourceError(e, { kind: 's', text: lib.text, name: lib.name });
+      throw e;
+    }
+  }
+  const attributes: ProgramAttributes[] = [];
+  const statementsOf: { p: ProbeDescription; desc: Attribute; args: Attribute }[][] = [];
   for (const source of sources) {
     const first = cg.ecbs.length;
+    const stability: ProgramAttributes = { descAttr: MAX_ATTR, stmtAttr: MAX_ATTR };
+    const statements: { p: ProbeDescription; desc: Attribute; args: Attribute }[] = [];
     argRefs.clear();
     cgOpts.arg0 = source.kind === 's' ? source.name : 'dtrace';
     try {
@@ -73,21 +100,32 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
         } else if (item.kind === 'Clause') {
           const probes = item.probes.map((p) => p.id ? describeId(p, opts.registry)
             : resolveDescription(p, source.kind, macros, opts.macroArgs, cgOpts));
+          const matches = probes.map((p) => opts.registry.match(p));
           for (const [i, p] of probes.entries()) {
-            if (!opts.zdefs && opts.registry.match(p).length === 0) {
+            if (!opts.zdefs && matches[i].length === 0) {
               const why = opts.registry.problemsFor(p.provider).map((q) => `: ${q.provider} provider: ${q.reason}`).join('');
               throw new DtraceError('D_PDESC_ZERO', `probe description ${describe(p)} does not match any probes${why}`, { line: item.probes[i].line });
             }
           }
+          cg.clauseProbes = probes.map((desc, i) => ({ desc, probes: matches[i] }));
           cg.clause(item, probes);
+          cg.clauseProbes = undefined;
+          for (const p of probes) {
+            const attrs = { desc: descriptionAttributes(p, opts.registry), args: providerAttributes(p, opts.registry).args };
+            stability.descAttr = minAttr(stability.descAttr, attrs.desc);
+            stability.stmtAttr = minAttr(stability.stmtAttr, clauseAttributes(item, cg.types, attrs.args));
+            statements.push({ p, ...attrs });
+          }
         } else if (item.kind === 'Declaration' && cg.types.declare(item)) {
           // A typedef or a struct/union/enum definition: recorded in cg.types.
         } else if (item.kind === 'InlineDefinition') {
           defineInline(cg, item);
         } else if (item.kind === 'Declaration' && isVariableDeclaration(item)) {
           cg.vars.declare(item);
-        } else if (item.kind === 'Declaration' || item.kind === 'TranslatorDefinition' || item.kind === 'ProviderDefinition') {
-          throw new DtraceError('D_UNSUPPORTED', `${item.kind === 'Declaration' ? 'declarations' : item.kind === 'TranslatorDefinition' ? 'translators' : 'provider definitions'} are not supported yet`, { line: item.line });
+        } else if (item.kind === 'TranslatorDefinition') {
+          defineTranslator(cg.difoGen(), item);
+        } else if (item.kind === 'Declaration' || item.kind === 'ProviderDefinition') {
+          throw new DtraceError('D_UNSUPPORTED', `${item.kind === 'Declaration' ? 'declarations' : 'provider definitions'} are not supported yet`, { line: item.line });
         }
       }
       checkArgsReferenced(source, opts.macroArgs, argRefs, opts.argRef || options.has('argref'));
@@ -96,10 +134,23 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
       throw e;
     }
     ecbsOf.push(Array.from({ length: cg.ecbs.length - first }, (_, i) => first + i));
+    attributes.push(statements.length ? stability : { descAttr: DEF_ATTR, stmtAttr: DEF_ATTR });
+    statementsOf.push(statements);
   }
   const program: Program = { ecbs: cg.ecbs, options };
   return {
     program,
+    attributes,
+    stabilityReports(executed: boolean): string[] {
+      return sources.map((s, i) => {
+        const blocks = executed ? '\n' : statementsOf[i].map(({ p, desc, args }) => {
+          const probe = opts.registry.match(p)[0];
+          return statementReport(p, probe && { desc, args, argTypes: probe.args.filter((a) => a.type !== null).map((a) => a.type!) });
+        }).join('');
+        const [what, name] = s.kind === 's' ? ['script', s.name] : ['description', descriptionText(s.text)];
+        return stabilityReport(what, name, attributes[i], blocks);
+      });
+    },
     matchMessages(matched: number[]): string[] {
       return sources.map((s, i) => {
         const n = ecbsOf[i].reduce((sum, e) => sum + (matched[e] ?? 0), 0);

@@ -10,6 +10,8 @@
 
 import type * as A from './ast.js';
 import { DtraceError } from './errors.js';
+import type { TranslatorSet } from './translators.js';
+import { canonicalBuiltinType } from './parser.js';
 import {
   INT, LONG, STRING, ULONG, VOID, intType, isInteger, pointerName, pointerTo, typeName,
   type DType, type EnumDef, type MemberInfo, type StructDef,
@@ -83,6 +85,8 @@ export class TypeScope {
   /** Enumerators of the program's enums, usable as integer constants. */
   readonly enumerators = new Map<string, { value: bigint; type: DType }>();
   readonly inlines = new Map<string, InlineInfo>();
+  /** Translator definitions (translators.ts). */
+  readonly translators: TranslatorSet = { list: [] };
   private readonly kernelTypes = new Map<string, Map<number, DType>>();
   private readonly defined = new WeakMap<A.TypeSpecifier, StructDef | EnumDef>();
   private readonly kernel: () => Btf | undefined;
@@ -97,9 +101,14 @@ export class TypeScope {
     return this.kernelLoaded;
   }
 
+  /** Is `name` a typedef name of the program or D's own (not asking the kernel's BTF)? */
+  isDTypeName(name: string): boolean {
+    return this.typedefs.has(name) || name in D_TYPEDEFS;
+  }
+
   /** For the parser: is `name` a typedef name (program, D built-in, or kernel)? */
   isTypeName(name: string): boolean {
-    if (this.typedefs.has(name) || name in D_TYPEDEFS) return true;
+    if (this.isDTypeName(name)) return true;
     const btf = this.btf();
     return btf !== undefined && btf.find(name, 'typedef') !== undefined;
   }
@@ -251,6 +260,24 @@ export class TypeScope {
     }
     if (!t) return undefined;
     for (let i = 0; i < stars; i++) t = pointerTo(t);
+    return t;
+  }
+
+  /**
+   * The type a provider writes for an argument, qualifiers and all ("const char *",
+   * "unsigned", "const char *const *", "struct sockaddr *"); the outermost pointer keeps the
+   * text as its name, as DTrace shows it. Undefined when the base type is unknown.
+   */
+  typeFromDeclaration(text: string): DType | undefined {
+    const tokens: string[] = text.match(/[A-Za-z_]\w*|\*/g) ?? [];
+    const firstStar = tokens.indexOf('*');
+    const baseWords = (firstStar < 0 ? tokens : tokens.slice(0, firstStar)).filter((w) => !QUALIFIERS.has(w));
+    const stars = tokens.filter((w) => w === '*').length;
+    const builtin = canonicalBuiltinType(baseWords);
+    let t = builtin !== null && baseWords.every((w) => BUILTIN_WORDS.has(w)) ? BASE_TYPES[builtin] : this.typeFromName(baseWords.join(' '));
+    if (!t) return undefined;
+    for (let i = 0; i < stars; i++) t = pointerTo(t);
+    if (stars > 0 && t.kind === 'pointer') t = { ...t, name: text.replace(/\s+/g, ' ').trim() };
     return t;
   }
 
@@ -416,6 +443,23 @@ export class TypeScope {
 
   // ---- kernel types
 
+  /**
+   * The type of kernel symbol `name` of `module` from BTF: a variable's type (BTF has VAR entries
+   * for per-CPU variables only) or a function; undefined when BTF does not describe it.
+   */
+  kernelSymbolType(module: string, name: string): DType | undefined {
+    let btf: Btf | undefined;
+    try {
+      btf = module === 'vmlinux' ? this.btf() : loadModuleBtf(module);
+    } catch {
+      return undefined;
+    }
+    const v = btf?.find(name, 'var');
+    if (btf && v?.kind === 'var') return this.fromBtf(btf, v.type);
+    if (btf?.find(name, 'func')) return { kind: 'function', name: 'function' };
+    return undefined;
+  }
+
   /** The D type of a BTF type; struct members are converted lazily. */
   fromBtf(btf: Btf, id: number): DType {
     let cache = this.kernelTypes.get(btf.name);
@@ -568,6 +612,9 @@ export class TypeScope {
     throw new DtraceError('D_NOTCONST', 'not an integral constant expression', { line: e.line, column: e.column, file: e.file });
   }
 }
+
+const QUALIFIERS = new Set(['const', 'volatile', 'restrict']);
+const BUILTIN_WORDS = new Set(['signed', 'unsigned', 'short', 'long', 'char', 'int', 'float', 'double', 'void']);
 
 /** Identifiers D itself defines, which program enumerators may not reuse. */
 const BUILTIN_IDENTS = new Set([

@@ -102,11 +102,19 @@ function syntaxError(t: IToken): DtraceError {
   return new DtraceError(ErrorTags.D_SYNTAX, `syntax error near "${t.image}"`, { ...pos(t) });
 }
 
-/** Split `mod`name` / `` `name `` into name and module. */
+/**
+ * Split `mod`name`, `` `mod`name `` and `` `name `` into name and module: the module is what lies
+ * between the optional leading backquote and the last one ('' when no module is named).
+ */
 function scoped(image: string): { name: string; module?: string } {
   const i = image.lastIndexOf('`');
   if (i < 0) return { name: image };
-  return { name: image.slice(i + 1), module: image.slice(0, i) };
+  return { name: image.slice(i + 1), module: moduleName(image.slice(0, i)) };
+}
+
+/** The module of a scope prefix (`` `vmlinux `` or `vmlinux`): without the leading backquote. */
+function moduleName(prefix: string): string {
+  return prefix.startsWith('`') ? prefix.slice(1) : prefix;
 }
 
 /** Canonical C spelling of a list of built-in type words, or null when they do not combine. */
@@ -147,6 +155,8 @@ class DParser extends EmbeddedActionsParser {
   /** Names declared by typedefs during this parse (to detect that the lexer needs them). */
   declaredTypedefs: string[] = [];
   externalIsTypeName: (name: string) => boolean = () => false;
+  /** Names the program has assigned so far: variables, never type names in casts. */
+  variableNames = new Set<string>();
   probeMode = false;
   private parenthesized = new WeakSet<object>();
 
@@ -161,6 +171,7 @@ class DParser extends EmbeddedActionsParser {
     this.externalIsTypeName = options.isTypeName;
     this.typeNames = new Set(options.typeNames);
     this.declaredTypedefs = [];
+    this.variableNames = new Set();
     this.parenthesized = new WeakSet();
   }
 
@@ -185,6 +196,23 @@ class DParser extends EmbeddedActionsParser {
     // A type name followed by ++, --, [ or = is taken as a variable (dt_lex.l id_or_type).
     const next = this.LA(i + 1).tokenType;
     return next !== L.PlusPlus && next !== L.MinusMinus && next !== L.LBracket && next !== L.Assign;
+  }
+
+  /**
+   * After '(' at LA(1): is this a parenthesised type name (a cast, or sizeof's operand)?
+   * Keywords decide at once. A typedef name decides only when the name is not a variable the
+   * program has used and what follows it can end an abstract declarator (`*`s and qualifiers, then
+   * `)`, `[` or `(`): `(code * 2)` multiplies the variable `code` even where `code` is a kernel
+   * typedef.
+   */
+  private parenthesizedType(): boolean {
+    const t = this.LA(2);
+    if (!this.is(t, L.Identifier) || SOU_SCOPE.test(t.image)) return this.startsType(2);
+    if (this.variableNames.has(t.image) || !this.identIsType(2)) return false;
+    let i = 3;
+    while (this.is(this.LA(i), L.Star) || this.is(this.LA(i), L.QualifierKw)) i++;
+    const end = this.LA(i).tokenType;
+    return end === L.RParen || end === L.LBracket || end === L.LParen;
   }
 
   /** Can LA(i) begin a type name (specifier or qualifier)? */
@@ -392,6 +420,7 @@ class DParser extends EmbeddedActionsParser {
       this.ACTION(() => this.checkLvalue(result, op));
       const value = this.SUBRULE(this.assignment);
       this.ACTION(() => {
+        if (result.kind === 'Identifier' && result.module === undefined) this.variableNames.add(result.name);
         result = { kind: 'Assignment', ...at(result), op: op.image as A.AssignmentOperator, target: result, value };
       });
     });
@@ -433,7 +462,7 @@ class DParser extends EmbeddedActionsParser {
       IGNORE_AMBIGUITIES: true,
       DEF: [
         {
-          GATE: () => this.LA(1).tokenType === L.LParen && this.startsType(2),
+          GATE: () => this.LA(1).tokenType === L.LParen && this.parenthesizedType(),
           ALT: () => {
             const lp = this.CONSUME(L.LParen);
             const type = this.SUBRULE(this.typeName);
@@ -479,7 +508,7 @@ class DParser extends EmbeddedActionsParser {
               IGNORE_AMBIGUITIES: true,
               DEF: [
                 {
-                  GATE: () => this.LA(1).tokenType === L.LParen && this.startsType(2),
+                  GATE: () => this.LA(1).tokenType === L.LParen && this.parenthesizedType(),
                   ALT: () => {
                     this.CONSUME2(L.LParen);
                     const type = this.SUBRULE2(this.typeName);
@@ -761,7 +790,7 @@ class DParser extends EmbeddedActionsParser {
                   return;
                 }
                 if (tag === null) throw syntaxError(this.LA(1));
-                const module = t.image.slice(0, m.index);
+                const module = moduleName(t.image.slice(0, m.index));
                 const tagName = (tag as IToken).image;
                 state.specifier = m[1] === 'enum'
                   ? { kind: 'EnumType', ...pos(t), tag: tagName, module, enumerators }
@@ -1069,6 +1098,8 @@ class DParser extends EmbeddedActionsParser {
           this.typeNames.add(d.name);
           this.declaredTypedefs.push(d.name);
         }
+      } else if (specs.storage !== 'self' && specs.storage !== 'this') {
+        for (const d of declarators) this.variableNames.add(d.name);
       }
       return { kind: 'Declaration', ...pos(specs.first!), storage: specs.storage, base, declarators } as A.Declaration;
     });

@@ -28,6 +28,7 @@ const S = 'string' as const, I = 'integer' as const, P = 'pointer' as const;
 /** Subroutines by D name. */
 export const SUBROUTINES: ReadonlyMap<string, Prototype> = new Map<string, Prototype>([
   ['rand', { subr: D.DIF_SUBR_RAND, returns: INT, args: [] }],
+  ['speculation', { subr: D.DIF_SUBR_SPECULATION, returns: INT, args: [] }],
   ['copyin', { subr: D.DIF_SUBR_COPYIN, returns: VOIDP, args: [I, I] }],
   ['copyinstr', { subr: D.DIF_SUBR_COPYINSTR, returns: STRING, args: [I, I], optional: 1 }],
   ['copyinto', { subr: D.DIF_SUBR_COPYINTO, returns: VOID, args: [I, I, P] }],
@@ -96,7 +97,7 @@ export function callSubroutine(g: DifoGen, e: A.Call): Val {
   const why = UNAVAILABLE.get(name);
   if (why) throw err('D_IDENT_UNSUPP', `subroutine ${name}( ) is not available on Linux: ${why}`, e);
   const proto = SUBROUTINES.get(name);
-  if (!proto) throw err('D_IDENT_UNDEF', `failed to resolve ${name}: Unknown function name`, e);
+  if (!proto) throw err('D_FUNC_UNDEF', `undefined function name: ${name}`, e);
   const min = proto.args.length - (proto.optional ?? 0);
   if (e.args.length < min || e.args.length > proto.args.length) {
     // libdtrace says "at least N" for any prototype with optional arguments, even for too many.

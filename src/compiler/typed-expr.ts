@@ -12,6 +12,8 @@ import { encodeLoad, encodeR } from '../dif/builder.js';
 import type * as A from './ast.js';
 import { DifoGen, type Val, err } from './codegen.js';
 import { DtraceError } from './errors.js';
+import { checkTranslatedInline, translatedMember } from './translators.js';
+import { lookupKernelSymbol } from './ksyms.js';
 import { PTRDIFF_T, SIZE_T, isStringCompatible, sizeOf, type TypeScope } from './ctypes.js';
 import {
   BUILTINS, INT, STRING, isByRef, isInteger, isScalar, pointerTo, typeName, type DType,
@@ -145,7 +147,7 @@ function loadBitfield(g: DifoGen, p: Place, at: A.Expression): Val {
 }
 
 export function member(g: DifoGen, e: A.Member): Val {
-  return load(g, memberPlace(g, e), e);
+  return translatedMember(g, e) ?? load(g, memberPlace(g, e), e);
 }
 
 /** The place `*e` designates. */
@@ -202,10 +204,33 @@ function describe(e: A.Expression): string {
   return 'expression';
 }
 
+/** The object a kernel symbol (`` `name ``, `` mod`name ``) names: its address and BTF type. */
+function symbolPlace(g: DifoGen, e: A.Identifier): Place {
+  const sym = lookupKernelSymbol(e.module!, e.name);
+  if (!sym) throw err('D_IDENT_UNDEF', `failed to resolve ${e.module}\`${e.name}: Unknown symbol name`, e);
+  const type = scope(g).kernelSymbolType(sym.module, e.name);
+  if (!type) {
+    throw err('D_SYM_NOTYPES', `no symbolic type information is available for ${sym.module}\`${e.name}: No type information available for symbol`, e);
+  }
+  const r = g.alloc(e);
+  g.b.setx(sym.addr, r);
+  return { reg: r, type, bits: 0, bitOffset: 0, userland: false };
+}
+
+/** The value of a kernel symbol: loaded from kernel memory (a function stays its address). */
+export function kernelSymbol(g: DifoGen, e: A.Identifier): Val {
+  const p = symbolPlace(g, e);
+  return p.type.kind === 'function' ? { reg: p.reg, type: p.type } : load(g, p, e);
+}
+
 /** `&e` for the objects D lets a program take the address of. */
 export function addressOf(g: DifoGen, e: A.Unary): Val {
   const o = e.operand;
   let p: Place;
+  if (o.kind === 'Identifier' && o.module !== undefined) {
+    p = symbolPlace(g, o);
+    return { reg: p.reg, type: pointerTo(p.type) };
+  }
   if (o.kind === 'Identifier' || o.kind === 'ThreadLocal' || o.kind === 'ClauseLocal' || o.kind === 'Aggregation')
     throw err('D_ADDROF_VAR', 'cannot take address of dynamic variable', e);
   if (o.kind === 'Member') p = memberPlace(g, o);
@@ -232,6 +257,11 @@ function isNullConstant(e: A.Expression): boolean {
 function elementSize(g: DifoGen, t: DType): number {
   const to = scope(g).pointee(t);
   return to ? sizeOf(to) : 0;
+}
+
+/** What `++` and `--` add to a value of type t: the pointee's size for a pointer, else 1. */
+export function updateStep(g: DifoGen, t: DType): bigint {
+  return t.kind === 'pointer' && elementSize(g, t) > 0 ? BigInt(elementSize(g, t)) : 1n;
 }
 
 /** `p + i`, `i + p`, `p - i`, `p - q` with C's scaling; the operands' registers are consumed. */
@@ -276,7 +306,7 @@ function addPointer(g: DifoGen, op: '+' | '-', l: Val, r: Val, at: A.Expression)
   throw incompatible();
 }
 
-function sameType(a: DType, b: DType): boolean {
+export function sameType(a: DType, b: DType): boolean {
   if (a.kind !== b.kind) return false;
   switch (a.kind) {
     case 'int': return b.kind === 'int' && a.size === b.size && a.signed === b.signed;
@@ -351,14 +381,18 @@ export function cast(g: DifoGen, e: A.Cast): Val {
     g.release(v.reg);
     throw err('D_CAST_INVAL', `invalid cast expression: "${typeName(from)}" to "${typeName(to)}"`, e);
   }
-  if (to.kind === 'int' && to.size < 8) {
-    const k = g.alloc(e);
-    g.b.setx(BigInt(64 - to.size * 8), k);
-    g.b.emit(encodeR(D.DIF_OP_SLL, v.reg, k, v.reg));
-    g.b.emit(encodeR(to.signed ? D.DIF_OP_SRA : D.DIF_OP_SRL, v.reg, k, v.reg));
-    g.release(k);
-  }
+  if (to.kind === 'int') narrow(g, v.reg, to, e);
   return { reg: v.reg, type: to };
+}
+
+/** Truncate a register to an integer type narrower than 64 bits, sign- or zero-extending it. */
+export function narrow(g: DifoGen, reg: number, to: DType & { kind: 'int' }, at: A.Expression): void {
+  if (to.size === 8) return;
+  const k = g.alloc(at);
+  g.b.setx(BigInt(64 - to.size * 8), k);
+  g.b.emit(encodeR(D.DIF_OP_SLL, reg, k, reg));
+  g.b.emit(encodeR(to.signed ? D.DIF_OP_SRA : D.DIF_OP_SRL, reg, k, reg));
+  g.release(k);
 }
 
 function constantVal(g: DifoGen, n: number | bigint, type: DType, at: A.Expression): Val {
@@ -447,20 +481,26 @@ export function namedConstant(g: DifoGen, e: A.Identifier): Val | undefined {
 
 let inlineDepth = 0;
 
-/** Check an inline's value against its declared type (dt_cook_inline's rule). */
-export function checkInline(g: DifoGen, name: string): void {
-  const inl = scope(g).inlines.get(name);
-  if (!inl) return;
-  const v = g.expr(inl.value);
-  g.release(v.reg);
-  const t = inl.type;
-  const ok =
+/** May a value `v` (of expression `e`) be assigned to, or passed as, type `t`? (dt_node_is_argcompat) */
+export function assignable(g: DifoGen, t: DType, v: Val, e: A.Expression): boolean {
+  return (
     (isInteger(t) && t.kind !== 'pointer' && isInteger(v.type) && v.type.kind !== 'pointer') ||
     (isStringCompatible(t, scope(g)) && isStringCompatible(v.type, scope(g))) ||
     sameType(t, v.type) ||
     (isPointerLike(t) && isPointerLike(v.type) && pointersCompatible(g, t, v.type)) ||
-    (isPointerLike(t) && isNullConstant(inl.value));
-  if (!ok) {
+    (isPointerLike(t) && isNullConstant(e))
+  );
+}
+
+/** Check an inline's value against its declared type (dt_cook_inline's rule). */
+export function checkInline(g: DifoGen, name: string): void {
+  const inl = scope(g).inlines.get(name);
+  if (!inl) return;
+  if (checkTranslatedInline(g, name, inl.type, inl.value)) return;
+  const v = g.expr(inl.value);
+  g.release(v.reg);
+  const t = inl.type;
+  if (!assignable(g, t, v, inl.value)) {
     throw new DtraceError('D_OP_INCOMPAT', `inline ${name} definition uses incompatible types: "${typeName(t)}" = "${typeName(v.type)}"`, {
       line: inl.value.line, column: inl.value.column, file: inl.value.file,
     });

@@ -17,6 +17,7 @@ import { encodeLdv, encodeR, encodeStv } from '../dif/builder.js';
 import type * as A from './ast.js';
 import { type CodeGenerator, type DifoGen, type Val, err, resolveType } from './codegen.js';
 import { LONG, difType, typeName, type DType } from './types.js';
+import { updateStep } from './typed-expr.js';
 
 type Scope = 'global' | 'thread' | 'local';
 
@@ -108,7 +109,7 @@ export class Variables {
       throw err('D_OP_SCALAR', `operator ${e.op} requires operand of scalar type`, e);
     const old = this.emitLoad(g, target, v);
     const one = g.alloc(e);
-    g.b.setx(1n, one);
+    g.b.setx(updateStep(g, v.type), one);
     const nv = g.alloc(e);
     g.b.emit(encodeR(e.op === '++' ? D.DIF_OP_ADD : D.DIF_OP_SUB, old.reg, one, nv));
     g.release(one);
@@ -136,7 +137,7 @@ export class Variables {
           throw err('D_UNSUPPORTED', `associative arrays of type ${typeName(type)} are not supported yet`, decl);
         const keys = t.keys.map((p) => resolveType(p.type, at));
         const v = this.variable(scope, decl.name, true, decl);
-        this.redeclared(v, type, decl);
+        this.redeclared(v, type, decl, 'associative array');
         if (v.keys && !sameTypes(v.keys, keys))
           throw err('D_DECL_IDRED', `identifier redeclared: ${decl.name}`, decl);
         v.type = type;
@@ -153,19 +154,22 @@ export class Variables {
         this.checkScalarName(decl.name, decl);
         const g = this.cg.global(decl.name);
         if (g && !sameType(g.type, type))
-          throw err('D_DECL_IDRED', `identifier redeclared: ${decl.name}\n\t current: ${typeName(type)}\n\tprevious: ${typeName(g.type)}`, decl);
+          throw err('D_DECL_IDRED', `identifier redeclared: ${decl.name}\n\t current: scalar ${typeName(type)}\n\tprevious: scalar ${typeName(g.type)}`, decl);
         this.cg.declareGlobal(decl.name, type);
         continue;
       }
       const v = this.variable(scope, decl.name, false, decl);
-      this.redeclared(v, type, decl);
+      this.redeclared(v, type, decl, 'scalar');
       v.type = type;
     }
   }
 
-  private redeclared(v: Variable, type: DType, at: A.Position): void {
-    if (v.type && !sameType(v.type, type))
-      throw err('D_DECL_IDRED', `identifier redeclared: ${v.name}\n\t current: ${typeName(type)}\n\tprevious: ${typeName(v.type)}`, at);
+  /** DTrace names each side by its kind and type: "scalar int", "associative array int". */
+  private redeclared(v: Variable, type: DType, at: A.Position, kind: string): void {
+    if (v.type && !sameType(v.type, type)) {
+      const was = v.keys ? 'associative array' : 'scalar';
+      throw err('D_DECL_IDRED', `identifier redeclared: ${v.name}\n\t current: ${kind} ${typeName(type)}\n\tprevious: ${was} ${typeName(v.type)}`, at);
+    }
   }
 
   // ---------------------------------------------------------------- internals

@@ -8,7 +8,7 @@
 // family and the aggsortkey/aggsortrev/aggsortkeypos options).
 
 import { asSigned, asUnsigned, DEFAULT_STRSIZE, formatBytes, pad, stringRecord, type Value } from './records.js';
-import { formatPrintf, parseFormat, type AggFormatValue, type FormatPiece, type PrintfOptions } from './printf.js';
+import { formatPrintf, parseFormat, type AggFormatValue, type FormatPiece, type PrintfOptions, type SymbolLookup } from './printf.js';
 
 export type AggAction =
   | 'count'
@@ -40,6 +40,8 @@ export interface AggDesc {
   llquantize?: LlquantizeParams;
   /** normalize(): printed values are divided by this (1 when absent). */
   normal?: bigint;
+  /** -x aggzoom: distribution bars scaled so that the largest is 95% of the width. */
+  zoom?: boolean;
 }
 
 export interface AvgData {
@@ -81,6 +83,12 @@ export interface AggSortOptions {
 export interface AggPrintOptions extends AggSortOptions {
   /** Record size of string keys (the strsize option), for sorting. */
   strsize?: number;
+  /** Symbol lookups for printa's %a, %A and %k (consumer/stacks.ts). */
+  kernelSymbols?: SymbolLookup;
+  userSymbols?: SymbolLookup;
+  stackIndent?: number;
+  /** -x aggzoom (see AggDesc.zoom). */
+  aggzoom?: boolean;
 }
 
 // ---------------------------------------------------------------------------
@@ -196,15 +204,26 @@ function absBig(n: bigint): bigint {
   return n < 0n ? -n : n;
 }
 
-// (uint)(|val| * len / total + 0.5), computed exactly.
-function barDepth(val: bigint, len: number, total: bigint): number {
+/** What a distribution's bars are scaled by: the sum of its counts, or under aggzoom the largest. */
+type BarTotal = bigint | { zoomed: number };
+
+/** DTRACE_AGGZOOM_MAX: under aggzoom the largest bar is this fraction of the width. */
+const AGGZOOM_MAX = 0.95;
+
+// (uint)(|val| * len / total + 0.5): exact for a sum of counts; in floating point under aggzoom,
+// whose total is max * (1 / 0.95) as dt_quantize_total computes it.
+function barDepth(val: bigint, len: number, total: BarTotal): number {
+  if (typeof total !== 'bigint') {
+    if (total.zoomed === 0) return 0;
+    return Math.floor((Math.abs(Number(val)) * len) / total.zoomed + 0.5);
+  }
   if (total === 0n) return 0;
   const L = BigInt(len);
   return Number((2n * absBig(val) * L + total) / (2n * total));
 }
 
 /** One bar and count of a distribution (dt_print_quantline). */
-function quantLine(val: bigint, total: bigint, positives: boolean, negatives: boolean, normal = 1n): string {
+function quantLine(val: bigint, total: BarTotal, positives: boolean, negatives: boolean, normal = 1n): string {
   const count = pad(normalized(val, normal).toString(), -9);
   if (!negatives) {
     const depth = positives ? barDepth(val, 40, total) : 0;
@@ -235,20 +254,22 @@ function trimRange(data: bigint[], emptyFirst: number, emptyLast: number): [numb
   return [first, last];
 }
 
-function totals(data: bigint[], first: number, last: number): { total: bigint; positives: boolean; negatives: boolean } {
+function totals(data: bigint[], first: number, last: number, zoom = false): { total: BarTotal; positives: boolean; negatives: boolean } {
   let total = 0n;
+  let largest = 0;
   let positives = false;
   let negatives = false;
   for (let i = first; i <= last; i++) {
     if (data[i] > 0n) positives = true;
     if (data[i] < 0n) negatives = true;
     total += absBig(data[i]);
+    largest = Math.max(largest, Math.abs(Number(data[i])) * (1 / AGGZOOM_MAX));
   }
-  return { total, positives, negatives };
+  return { total: zoom ? { zoomed: largest } : total, positives, negatives };
 }
 
 /** A quantize() table (dt_print_quantize), starting with its blank line and header. */
-export function formatQuantize(buckets: bigint[], normal = 1n): string {
+export function formatQuantize(buckets: bigint[], normal = 1n, zoom = false): string {
   if (buckets.length !== QUANTIZE_NBUCKETS) throw new Error(`quantize data has ${buckets.length} buckets, not 127`);
   // quantize()'s scan never reaches the last bucket when looking for data.
   let first = 0;
@@ -262,7 +283,7 @@ export function formatQuantize(buckets: bigint[], normal = 1n): string {
     while (last > 0 && buckets[last] === 0n) last--;
     if (last < QUANTIZE_NBUCKETS - 1) last++;
   }
-  const t = totals(buckets, first, last);
+  const t = totals(buckets, first, last, zoom);
   let out = DIST_HEADER;
   for (let i = first; i <= last; i++) {
     out += pad(quantizeBucketValue(i).toString(), 16) + ' ' + quantLine(buckets[i], t.total, t.positives, t.negatives, normal);
@@ -271,10 +292,10 @@ export function formatQuantize(buckets: bigint[], normal = 1n): string {
 }
 
 /** An lquantize() table (dt_print_lquantize). */
-export function formatLquantize(p: LquantizeParams, buckets: bigint[], normal = 1n): string {
+export function formatLquantize(p: LquantizeParams, buckets: bigint[], normal = 1n, zoom = false): string {
   if (buckets.length !== p.levels + 2) throw new Error(`lquantize data has ${buckets.length} buckets, not ${p.levels + 2}`);
   const [first, last] = trimRange(buckets, 0, 2);
-  const t = totals(buckets, first, last);
+  const t = totals(buckets, first, last, zoom);
   let out = DIST_HEADER;
   for (let i = first; i <= last; i++) {
     let label: string;
@@ -291,13 +312,13 @@ function int32(n: number): number {
 }
 
 /** An llquantize() table (dt_print_llquantize). */
-export function formatLlquantize(p: LlquantizeParams, buckets: bigint[], normal = 1n): string {
+export function formatLlquantize(p: LlquantizeParams, buckets: bigint[], normal = 1n, zoom = false): string {
   const bounds = llquantizeBounds(p);
   if (buckets.length !== bounds.length + 1) {
     throw new Error(`llquantize data has ${buckets.length} buckets, not ${bounds.length + 1}`);
   }
   const [first, last] = trimRange(buckets, 0, 1);
-  const t = totals(buckets, first, last);
+  const t = totals(buckets, first, last, zoom);
   let out = DIST_HEADER;
   const line = (i: number) => quantLine(buckets[i], t.total, t.positives, t.negatives, normal);
   if (first === 0) out += pad(`< ${bounds[0]}`, 16) + ' ' + line(0);
@@ -322,13 +343,14 @@ const INT_WIDTH: Record<number, number> = { 1: 3, 2: 5, 4: 8, 8: 16 };
 export function formatAggKey(k: Value): string {
   switch (k.kind) {
     case 'int': {
+      if (k.shown !== undefined) return k.shown;
       const n = k.size <= 2 ? asUnsigned(k) : asSigned(k);
       return ' ' + pad(n.toString(), INT_WIDTH[k.size]);
     }
     case 'string':
       return formatBytes(stringRecord(k.value), -50, false, false);
     case 'bytes':
-      return formatBytes(k.value, -50, false, false);
+      return k.shown ?? formatBytes(k.value, -50, false, false);
   }
 }
 
@@ -379,13 +401,13 @@ export function formatAggValue(desc: AggDesc, data: AggData): string {
       return ' ' + pad(stddevValue(d).toString(), 16);
     }
     case 'quantize':
-      return formatQuantize(asBuckets(data, 'quantize'), normal);
+      return formatQuantize(asBuckets(data, 'quantize'), normal, desc.zoom);
     case 'lquantize':
       if (!desc.lquantize) throw new Error('lquantize() without parameters');
-      return formatLquantize(desc.lquantize, asBuckets(data, 'lquantize'), normal);
+      return formatLquantize(desc.lquantize, asBuckets(data, 'lquantize'), normal, desc.zoom);
     case 'llquantize':
       if (!desc.llquantize) throw new Error('llquantize() without parameters');
-      return formatLlquantize(desc.llquantize, asBuckets(data, 'llquantize'), normal);
+      return formatLlquantize(desc.llquantize, asBuckets(data, 'llquantize'), normal, desc.zoom);
   }
 }
 

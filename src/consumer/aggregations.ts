@@ -11,6 +11,7 @@ import {
 } from './aggprint.js';
 import { type AggFormatValue, formatPrintf, parseFormat } from './printf.js';
 import { decode } from './consumer.js';
+import { hasUserKeys, isSymbolicAction, normalizeSymbolKeys, rememberKeyProcesses, symbolicKey } from './stacks.js';
 
 const ACTIONS: Record<number, AggAction> = {
   [D.DTRACEAGG_COUNT]: 'count', [D.DTRACEAGG_SUM]: 'sum', [D.DTRACEAGG_MIN]: 'min',
@@ -89,6 +90,8 @@ export function aggSortOptions(options: Map<string, string> | undefined): AggPri
 /** One decoded entry with its raw key (for trunc). */
 interface Entry extends AggEntry {
   raw: Buffer;
+  /** The map keys merged into this entry when its symbol keys were normalized (stacks.ts). */
+  sources?: Buffer[];
 }
 
 export class Aggregations {
@@ -110,13 +113,19 @@ export class Aggregations {
 
   private entries(desc: AggregationDescription, all: AggregationEntry[]): Entry[] {
     const keyed = desc.keys.length > 0 || this.kept.has(desc.id);
-    return all
-      .filter((e) => e.id === desc.id && seen(desc.action, e.perCpu, keyed))
-      .map((e) => ({ keys: desc.keys.map((k) => decode(k, e.key)), data: mergePerCpu(desc.action, e.perCpu), raw: e.key }));
+    return normalizeSymbolKeys(desc, all.filter((e) => e.id === desc.id))
+      .filter((e) => seen(desc.action, e.perCpu, keyed))
+      .map((e) => ({ keys: desc.keys.map((k) => (isSymbolicAction(k.action) ? symbolicKey(k, e.key) : decode(k, e.key))), data: mergePerCpu(desc.action, e.perCpu), raw: e.key, sources: e.sources }));
+  }
+
+  /** Keep the mappings of processes named by user-stack keys while they still run (stacks.ts). */
+  rememberProcesses(): void {
+    const descs = [...this.byId.values()];
+    if (hasUserKeys(descs)) rememberKeyProcesses(descs, this.device.aggregationSnapshot());
   }
 
   private descOf(desc: AggregationDescription): AggDesc {
-    return aggDesc(desc, this.normals.get(desc.id) ?? 1n);
+    return { ...aggDesc(desc, this.normals.get(desc.id) ?? 1n), zoom: this.opts.aggzoom };
   }
 
   /** Every aggregation printa() has not printed, as dtrace prints them at exit. */
@@ -195,7 +204,7 @@ export class Aggregations {
     else if (n < 0n) remove = sorted.slice(Math.min(sorted.length, Number(-n)));
     else remove = sorted;
     if (remove.length > 0) this.kept.delete(id);
-    this.device.removeAggregationKeys(id, remove.map((e) => e.raw));
+    this.device.removeAggregationKeys(id, remove.flatMap((e) => e.sources ?? [e.raw]));
   }
 
   normalize(id: number, normal: bigint): void {

@@ -8,8 +8,14 @@ import type {
 } from '../device/device.js';
 import { FAULT_EPID, RECORD_HEADER_SIZE } from '../device/device.js';
 import { Aggregations, aggSortOptions, aggregationRecord } from './aggregations.js';
+import { runSystem } from './destructive.js';
 import { countPrintfArgs, formatPrintf } from './printf.js';
-import { type Value, formatTraceValue, probeHeader, recordPrefix } from './records.js';
+import { Speculations } from './speculation.js';
+import { type Value, formatTraceValue, formatTracemem, probeHeader, recordPrefix } from './records.js';
+import { FlowIndent, flowHeading } from './flowindent.js';
+import { formatPrint, isPrintFormat } from './print.js';
+import { BufferPolicy, type BufferPolicyName } from './bufpolicy.js';
+import { configureStacks, formatSymbolicRecord, isSymbolicAction, printfSymbols } from './stacks.js';
 
 export interface ConsumerOptions {
   quiet: boolean;
@@ -18,44 +24,102 @@ export interface ConsumerOptions {
   err: (text: string) => void;
   /** Options (-x and #pragma D option) the consumer honours: the aggregation sorting options. */
   options?: Map<string, string>;
-  /** -F / -x flowindent: indent by function entry and return (set by dtrace(1); not yet laid out). */
+  /** -F / -x flowindent: indent by function entry and return (consumer/flowindent.ts). */
   flowindent?: boolean;
+  /** -x bufpolicy and -x bufsize (consumer/bufpolicy.ts); switch when absent. */
+  bufpolicy?: BufferPolicyName;
+  bufsize?: number;
 }
 
 export class Consumer {
   private byEpid = new Map<number, EnabledProbe>();
   private headerPrinted = false;
+  private flow: FlowIndent | null = null;
+  private rawbytes: boolean;
+  private policy: BufferPolicy;
   /** Set when an exit() record has been consumed: the exit status. */
   exitStatus: number | null = null;
   errors = 0;
 
   private aggs: Aggregations;
+  private speculations: Speculations;
+  /** Symbol lookups for printf's %a, %A and %k. */
+  private symbols: ReturnType<typeof printfSymbols>;
 
   constructor(private device: Device, private enabled: EnableResult, private opts: ConsumerOptions) {
     for (const p of enabled.probes) this.byEpid.set(p.epid, p);
-    this.aggs = new Aggregations(device, enabled.aggregations, { ...aggSortOptions(opts.options), strsize: opts.strsize });
+    configureStacks(opts.options);
+    this.symbols = printfSymbols();
+    this.speculations = new Speculations(device);
+    if (opts.flowindent) this.flow = new FlowIndent();
+    this.rawbytes = optionSet(opts.options, 'rawbytes');
+    this.policy = new BufferPolicy(opts.bufpolicy ?? 'switch', opts.bufsize ?? 4 * 1024 * 1024, (r) => this.isEndRecord(r));
+    this.aggs = new Aggregations(device, enabled.aggregations, { ...aggSortOptions(opts.options), aggzoom: optionSet(opts.options, 'aggzoom'), strsize: opts.strsize, ...printfSymbols() });
   }
 
   /** Drain every CPU buffer once and print what it held. */
   consume(): void {
     this.process(this.device.drain());
+    this.aggs.rememberProcesses();
     // Dynamic variable drops, as DTrace reports them from its status.
     const dyn = this.device.dynamicVariableDrops();
     if (dyn > 0) this.opts.err(`dtrace: ${dyn} dynamic variable drop${dyn === 1 ? '' : 's'}\n`);
+    this.speculations.report(this.opts.err);
+  }
+
+  /** fill: a buffer has filled; tracing should stop as if exit() had been called. */
+  get filled(): boolean {
+    return this.policy.filled;
+  }
+
+  /** ring: print what the buffers kept, at the end of tracing. */
+  flush(): void {
+    if (this.policy.policy === 'ring') this.print(this.policy.flush());
   }
 
   process(buffers: CpuBuffer[]): void {
+    if (this.policy.policy === 'ring') for (const b of buffers) b.records.forEach((r) => this.noteExit(r));
+    this.print(this.policy.admit(buffers));
+  }
+
+  private isEndRecord(raw: Buffer): boolean {
+    const p = this.byEpid.get(raw.readUInt32LE(0))?.probe;
+    return p !== undefined && p.provider === 'dtrace' && p.name === 'END';
+  }
+
+  /** ring: exit() must end tracing even though its record is printed only at the end. */
+  private noteExit(raw: Buffer): void {
+    const ep = this.byEpid.get(raw.readUInt32LE(0));
+    const r = ep?.records.find((x) => x.action === D.DTRACEACT_EXIT);
+    if (!r || this.exitStatus !== null) return;
+    const v = decode(r, raw.subarray(RECORD_HEADER_SIZE));
+    this.exitStatus = v.kind === 'int' ? Number(v.value) : 0;
+  }
+
+  private print(buffers: CpuBuffer[]): void {
     for (const b of buffers) {
       if (b.lost > 0) this.opts.err(`dtrace: ${b.lost} drop${b.lost === 1 ? '' : 's'} on CPU ${b.cpu}\n`);
-      for (const rec of b.records) this.record(b.cpu, rec);
+      b.records.forEach((rec, i) => this.record(b.cpu, rec, this.flow ? this.nextProbe(b.records, i) : null));
     }
     const drops = this.aggs.drops();
     if (drops) this.opts.err(drops);
   }
 
-  private record(cpu: number, raw: Buffer): void {
+  /** -F looks ahead: the enabled probe of the next (non-fault) record in the same buffer. */
+  private nextProbe(records: Buffer[], i: number): EnabledProbe | null {
+    for (let j = i + 1; j < records.length; j++) {
+      const epid = records[j].readUInt32LE(0);
+      if (epid !== FAULT_EPID) return this.byEpid.get(epid) ?? null;
+    }
+    return null;
+  }
+
+  private record(cpu: number, raw: Buffer, next: EnabledProbe | null = null): void {
     const epid = raw.readUInt32LE(0);
     if (epid === FAULT_EPID) return this.fault(raw.subarray(RECORD_HEADER_SIZE));
+    // A speculation's record or commit/discard marker: print what it releases (speculation.ts).
+    const tag = raw.readUInt32LE(4);
+    if (tag !== 0) return this.speculations.take(cpu, raw, tag).forEach((r) => this.record(r.cpu, r.raw));
     const ep = this.byEpid.get(epid);
     if (!ep) {
       this.opts.err(`dtrace: failed to process buffer on CPU ${cpu}: invalid enabled probe ID ${epid}\n`);
@@ -64,7 +128,11 @@ export class Consumer {
     const data = raw.subarray(RECORD_HEADER_SIZE);
     const { quiet } = this.opts;
     let line = '';
-    if (!quiet) {
+    if (this.flow) {
+      if (!this.headerPrinted) this.opts.out(flowHeading());
+      this.headerPrinted = true;
+      line = this.flow.prefix(cpu, ep, next);
+    } else if (!quiet) {
       if (!this.headerPrinted) {
         this.opts.out(probeHeader());
         this.headerPrinted = true;
@@ -72,10 +140,12 @@ export class Consumer {
       line = recordPrefix(cpu, ep.probe.id, ep.probe.func, ep.probe.name);
     }
     const recs = ep.records;
+    let tracememSize = 0;
     for (let i = 0; i < recs.length; i++) {
       const r = recs[i];
       switch (r.action) {
-        case D.DTRACEACT_PRINTF: {
+        case D.DTRACEACT_PRINTF:
+        case D.DTRACEACT_SYSTEM: {
           const need = countPrintfArgs(r.format ?? '');
           const args: Value[] = [];
           // The printf record itself holds the first argument (none when it is void).
@@ -83,18 +153,34 @@ export class Consumer {
           while (args.length < need && i + 1 < recs.length && recs[i + 1].action === D.DTRACEACT_DIFEXPR) {
             args.push(decode(recs[++i], data));
           }
-          line += formatPrintf(r.format ?? '', args);
+          const text = formatPrintf(r.format ?? '', args, this.symbols);
+          if (r.action === D.DTRACEACT_SYSTEM) line = runSystem(text, line, this.opts.out);
+          else line += text;
           break;
         }
         case D.DTRACEACT_DIFEXPR:
           if (r.size === 0) break; // an expression statement: side effects only
-          line += formatTraceValue(decode(r, data), { quiet, strsize: this.opts.strsize });
+          if (isPrintFormat(r.format)) {
+            line += formatPrint(r.format, data.subarray(r.offset, r.offset + r.size));
+            break;
+          }
+          line += formatTraceValue(decode(r, data), { quiet, strsize: this.opts.strsize, rawbytes: this.rawbytes });
           break;
         case D.DTRACEACT_PRINTA:
         case D.DTRACEACT_LIBACT: {
           const used = aggregationRecord(this.aggs, recs, i, data);
           line += used.text;
           i += used.consumed - 1;
+          break;
+        }
+        case D.DTRACEACT_TRACEMEM_DYNSIZE:
+          tracememSize = Number(BigInt.asUintN(64, data.readBigInt64LE(r.offset)));
+          break;
+        case D.DTRACEACT_TRACEMEM: {
+          // The dynamic size, when given, shows fewer of the traced bytes (never more).
+          const n = tracememSize > 0 && tracememSize < r.size ? tracememSize : r.size;
+          line += formatTracemem(data.subarray(r.offset, r.offset + n), quiet);
+          tracememSize = 0;
           break;
         }
         case D.DTRACEACT_EXIT:
@@ -104,6 +190,7 @@ export class Consumer {
           }
           break;
         default:
+          if (isSymbolicAction(r.action)) line += formatSymbolicRecord(r, data);
           break;
       }
     }
@@ -120,7 +207,7 @@ export class Consumer {
     this.errors++;
     this.opts.err(
       `dtrace: error on enabled probe ID ${epid} (ID ${ep?.probe.id ?? 0}: ${where}): ` +
-        `${faultMessage(code, addr)} in ${action === 0 ? 'predicate' : `action #${action}`} at DIF offset ${offset}\n`,
+        `${faultMessage(code, addr)} in ${action === 0 ? 'predicate' : `action #${action}`}${offset === 0xffffffff ? '' : ` at DIF offset ${offset}`}\n`,
     );
   }
 
@@ -155,4 +242,10 @@ export function decode(r: RecordDescription, data: Buffer): Value {
     default: value = data.readBigInt64LE(at); break;
   }
   return { kind: 'int', value, size, signed: r.type !== 'uint' };
+}
+
+/** Is a -x / #pragma option on (present and not "unset")? */
+function optionSet(options: Map<string, string> | undefined, name: string): boolean {
+  const v = options?.get(name);
+  return v !== undefined && v !== 'unset';
 }

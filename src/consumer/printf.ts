@@ -5,7 +5,8 @@
 // Facts followed (from dt_printf.c): the conversion table and its size
 // prefixes; integers are formatted by the argument's own size, 1/2/4-byte
 // values widened to 32 bits (sign-extended for signed conversions,
-// zero-extended otherwise); %d/%i follow the argument's signedness; a
+// zero-extended otherwise); %i is always signed and %d follows the
+// argument's signedness (settled by the compiler, resolveSignedness); a
 // precision of 0 (".0" or ".") is dropped; a negative '*' width means
 // left-justify; %p is plain lowercase hex without "0x".
 
@@ -130,7 +131,7 @@ const CONVERSIONS: Record<string, ConvInfo> = {
   hu: { out: 'u', cls: 'uint', proto: 'unsigned short', check: T_USHORT },
   hx: { out: 'x', cls: 'uint', proto: 'short', check: 'xshort' },
   hX: { out: 'X', cls: 'uint', proto: 'short', check: 'xshort' },
-  i: { out: 'i', cls: 'dint', proto: P_XINT, check: 'dint' },
+  i: { out: 'i', cls: 'sint', proto: P_XINT, check: 'xint' },
   k: { out: 's', cls: 'stack', proto: 'stack', check: 'stack' },
   lc: { out: 'lc', cls: 'sint', proto: 'int', check: T_INT },
   ld: { out: 'd', cls: 'sint', proto: 'long', check: T_LONG },
@@ -456,6 +457,41 @@ export function validateFormat(
     };
   }
   return null;
+}
+
+/**
+ * The format as the consumer must see it: each %d whose argument is unsigned
+ * becomes %u, as DTrace's compile-time check rewrites the conversion by the
+ * argument's signedness (a %d of a signed argument then reads it signed).
+ * The record carries only the value's size, so the compiler settles this.
+ */
+export function resolveSignedness(fmt: string, argTypes: ArgType[]): string {
+  let pieces: FormatPiece[];
+  try {
+    pieces = parseFormat(fmt);
+  } catch {
+    return fmt;
+  }
+  let j = 0;
+  let out = '';
+  for (const piece of pieces) {
+    if (piece.kind === 'text') {
+      out += piece.text;
+      continue;
+    }
+    const conv = piece.conv;
+    let text = conv.text;
+    if (conv.name !== '%') {
+      if (conv.flags.dynWidth) j++;
+      if (conv.flags.dynPrec) j++;
+      if (!conv.flags.agg) {
+        const t = argTypes[j++];
+        if (conv.name === 'd' && t && isInteger(t) && t.signed === false) text = text.slice(0, -1) + 'u';
+      }
+    }
+    out += text;
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------
@@ -806,6 +842,11 @@ function formatStackConv(v: Value | undefined, conv: Conversion, spec: Spec, dyn
   else indent = opts.stackIndent ?? 14;
   const frameSpec: Spec = conv.flags.left ? { ...spec, width: 0 } : spec;
   let out = '\n';
+  // Stack keys come with their frames already symbolized (user stacks against their process).
+  if (v.frames) {
+    for (const f of v.frames) out += ' '.repeat(indent) + cString(frameSpec, f) + '\n';
+    return out;
+  }
   for (let i = 0; i + 8 <= v.value.length; i += 8) {
     const pc = v.value.readBigUInt64LE(i);
     if (pc === 0n) break;

@@ -6,9 +6,12 @@
 
 /** A decoded datum from a trace record or an aggregation key. */
 export type Value =
-  | { kind: 'int'; value: bigint; size: 1 | 2 | 4 | 8; signed: boolean }
+  // `shown`: how a sym() or mod() key prints (consumer/stacks.ts)
+  | { kind: 'int'; value: bigint; size: 1 | 2 | 4 | 8; signed: boolean; shown?: string }
   | { kind: 'string'; value: string }
-  | { kind: 'bytes'; value: Buffer }; // structs, arrays, tracemem
+  // structs, arrays, tracemem; for stack and symbol records (consumer/stacks.ts) `shown` is how the
+  // record prints and `frames` the text of each stack frame
+  | { kind: 'bytes'; value: Buffer; shown?: string; frames?: string[] };
 
 /** Convenience constructors. */
 export function intValue(value: bigint | number, size: 1 | 2 | 4 | 8 = 8, signed = true): Value {
@@ -59,6 +62,8 @@ export interface TraceOptions {
   quiet?: boolean;
   /** Record size for string values (the strsize option); default 256. */
   strsize?: number;
+  /** -x rawbytes: strings and other byte records always as a hex dump. */
+  rawbytes?: boolean;
 }
 
 /**
@@ -78,9 +83,9 @@ export function formatTraceValue(v: Value, opts: TraceOptions = {}): string {
       return ' ' + pad(n.toString(), width);
     }
     case 'string':
-      return formatBytes(stringRecord(v.value, opts.strsize), -33, quiet, false);
+      return formatBytes(stringRecord(v.value, opts.strsize), -33, quiet, opts.rawbytes ?? false);
     case 'bytes':
-      return formatBytes(v.value, -33, quiet, false);
+      return formatBytes(v.value, -33, quiet, opts.rawbytes ?? false);
   }
 }
 

@@ -101,4 +101,11 @@ export interface Device {
   clearAggregation(id: number): void;
   /** trunc(): remove these keys of an aggregation. */
   removeAggregationKeys(id: number, keys: Buffer[]): void;
+  /**
+   * Speculations: the consumer has printed or forgotten the records of speculation `id` (the
+   * generation its records were tagged with), which DTrace's cleaner would now make INACTIVE.
+   */
+  cleanSpeculation?(id: number, generation: number): void;
+  /** speculation() calls that failed since the last call: busy, or no speculation available. */
+  speculationFailures?(): { busy: number; unavailable: number };
 }

@@ -107,6 +107,7 @@ interface Addon {
   mapGetNextId(startId: number): number | null;
   perfEventOpen(o: Omit<PerfEventOpenOptions, 'retprobe'>): number;
   perfEventSetBpf(fd: number, progFd: number): void;
+  uprobeMultiAttach(progFd: number, path: string, offsets: Buffer, refCtrOffsets: Buffer | null, cookies: Buffer | null, pid: number, retprobe: boolean): number;
   perfEventEnable(fd: number): void;
   perfEventDisable(fd: number): void;
   perfBufferOpen(fd: number, pages: number): number;
@@ -209,6 +210,13 @@ export const native = {
   /** PERF_EVENT_IOC_SET_BPF: run the program whenever the event fires. */
   perfEventSetBpf: (fd: number, progFd: number): void => addon().perfEventSetBpf(fd, progFd),
   perfEventEnable: (fd: number): void => addon().perfEventEnable(fd),
+  /**
+   * BPF_LINK_CREATE with BPF_TRACE_UPROBE_MULTI (Linux 6.6+): the program (loaded with that
+   * expected attach type) on every file offset of `path` at once; offsets, refCtrOffsets and
+   * cookies are u64 LE arrays. pid 0: every process. Returns the link fd; closing it detaches all.
+   */
+  uprobeMultiAttach: (progFd: number, path: string, offsets: Buffer, refCtrOffsets: Buffer | null, cookies: Buffer | null, pid: number, retprobe: boolean): number =>
+    addon().uprobeMultiAttach(progFd, path, offsets, refCtrOffsets, cookies, pid, retprobe),
   perfEventDisable: (fd: number): void => addon().perfEventDisable(fd),
   /** mmap 1 + pages (a power of two) pages of the event's ring; returns a handle. */
   perfBufferOpen: (fd: number, pages: number): number => addon().perfBufferOpen(fd, pages),

@@ -3,7 +3,7 @@
 // allocation and copies from the traced process. Arguments come from the tuple stack; results that
 // are strings are written to scratch, `strsize` bytes per call as DTrace reserves them.
 //
-// Subroutines that need kernel state the model does not have (mutexes, speculations, process
+// Subroutines that need kernel state the model does not have (mutexes, process
 // trees, device numbers, files) throw an Error naming the subroutine.
 
 import * as D from './constants.js';
@@ -334,6 +334,7 @@ function bcopy(m: DifMachine, args: bigint[]): bigint {
 
 const SUBROUTINES = new Map<number, Subr>([
   [D.DIF_SUBR_RAND, (m) => U64(m.rand())],
+  [D.DIF_SUBR_SPECULATION, (m) => m.claimSpeculation()],
   [D.DIF_SUBR_STRLEN, (m, a) => BigInt(str(m, arg(a, 0)).length)],
   [D.DIF_SUBR_STRJOIN, strjoin],
   [D.DIF_SUBR_SUBSTR, substr],

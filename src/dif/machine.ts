@@ -158,6 +158,8 @@ export interface MachineOptions {
   dynvarLimit?: number;
   /** rand()'s source; the default is a deterministic generator. */
   rand?: () => bigint;
+  /** Speculations speculation() can hand out (DTRACEOPT_NSPEC, default 1). */
+  nspec?: number;
 }
 
 export interface RunResult {
@@ -333,6 +335,8 @@ export class DifMachine {
 
   /** Per-machine state that outlives a run, as DTrace's per-CPU state does. */
   strtokNext = 0n; // where strtok(NULL, ...) resumes; 0 when exhausted
+  /** Which speculations speculation() has handed out and commit()/discard() not yet freed. */
+  readonly speculationsInUse: boolean[];
   readonly globals = new Map<number, StaticVar>();
   readonly locals = new Map<number, StaticVar>();
   readonly dynvars = new Map<string, DynVar>();
@@ -354,7 +358,21 @@ export class DifMachine {
     this.kernelAccess = opts.kernelAccess ?? true;
     this.rand = opts.rand ?? (() => this.nextRandom());
     this.dynvarLimit = opts.dynvarLimit ?? Infinity;
+    this.speculationsInUse = new Array<boolean>(opts.nspec ?? 1).fill(false);
     this.scratch = this.memory.map(SCRATCH_BASE, new Uint8Array(this.scratchSize), 'scratch', true);
+  }
+
+  /** speculation(): claim a free speculation and return its id (1..nspec); 0 when none is free. */
+  claimSpeculation(): bigint {
+    const i = this.speculationsInUse.indexOf(false);
+    if (i < 0) return 0n;
+    this.speculationsInUse[i] = true;
+    return BigInt(i + 1);
+  }
+
+  /** commit(id) or discard(id) (once the consumer is done): the speculation is free again. */
+  releaseSpeculation(id: bigint): void {
+    if (id >= 1n && id <= BigInt(this.speculationsInUse.length)) this.speculationsInUse[Number(id) - 1] = false;
   }
 
   // ----- populating memory (tests)

@@ -254,7 +254,7 @@ class DofReader {
       };
       if (strsec !== DOF_SECIDX_NONE) {
         const strtab = this.link(strsec, DOF_SECT_STRTAB, where);
-        if (D.isPrintfLikeAction(kind)) {
+        if (D.isPrintfLikeAction(kind) || kind === D.DTRACEACT_DIFEXPR) {
           if (arg === 0n) fail(`${where}: empty format string (offset 0)`);
           a.format = this.string(strtab, safe(arg, 'format offset'), `${where}, format`);
           arg = 0n;

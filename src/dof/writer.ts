@@ -21,7 +21,7 @@
 //   dtrace_getopt_dof() does.
 
 import type { ActionDescription, DifType, Difo, EcbDescription, ProbeDescription, Program } from './program.js';
-import { DIF_DIR_NREGS, DIF_DTR_NREGS, DIF_VERSION_2, isAggregatingAction, isPrintfLikeAction } from '../dif/constants.js';
+import { DIF_DIR_NREGS, DIF_DTR_NREGS, DIF_VERSION_2, DTRACEACT_DIFEXPR, isAggregatingAction, isPrintfLikeAction } from '../dif/constants.js';
 import {
   DIF_INSTR_SIZE,
   DOF_ACTDESC_SIZE,
@@ -198,7 +198,8 @@ class DofBuilder {
       let arg = a.arg;
       let uarg = a.uarg;
       if (a.format !== undefined) {
-        if (!isPrintfLikeAction(a.kind)) {
+        // print() carries its value's type as a DIF expression's format, as libdtrace does.
+        if (!isPrintfLikeAction(a.kind) && a.kind !== DTRACEACT_DIFEXPR) {
           throw new Error(`DOF: ${what}: action kind 0x${a.kind.toString(16)} takes no format string`);
         }
         if (a.arg !== 0n) {

@@ -35,9 +35,21 @@ export class ProbeRegistry {
   private readonly probes: Probe[] = [];
   private readonly byKey = new Map<string, Probe>();
 
+  /** Providers listed so far: they are listed in order, and only as far as a lookup needs. */
+  private listed = 0;
+
   constructor(providers: Provider[] = defaultProviders()) {
     this.providers = providers;
-    for (const provider of providers) {
+  }
+
+  /**
+   * List the providers before index `end` not listed yet. Listing is lazy because it scans
+   * tracefs and more: a program of dtrace:::BEGIN alone needs none of the others. Ids do not
+   * depend on it, as providers are always listed in order.
+   */
+  private listThrough(end: number): void {
+    for (; this.listed < Math.min(end, this.providers.length); this.listed++) {
+      const provider = this.providers[this.listed];
       let listed: Probe[];
       try {
         listed = provider.list();
@@ -49,18 +61,31 @@ export class ProbeRegistry {
     }
   }
 
+  /** Index after the last provider a description's provider field can name (all for a glob). */
+  private extentOf(providerPattern: string): number {
+    if (providerPattern === '' || /[*?[\\]/.test(providerPattern)) return this.providers.length;
+    let end = 0;
+    this.providers.forEach((p, i) => {
+      if (p.name === providerPattern || p.ownsProviderName?.(providerPattern)) end = i + 1;
+    });
+    return end;
+  }
+
   /** Why the providers a description's provider field names could not list probes, if any. */
   problemsFor(providerPattern: string): ProviderProblem[] {
     if (providerPattern === '') return [];
+    this.listThrough(this.extentOf(providerPattern));
     return this.problems.filter((p) => matchField(providerPattern, p.provider));
   }
 
   /** Every probe, in id order. */
   all(): Probe[] {
+    this.listThrough(this.providers.length);
     return this.probes.slice();
   }
 
   byId(id: number): Probe | undefined {
+    while (this.probes.length < id && this.listed < this.providers.length) this.listThrough(this.listed + 1);
     const probe = this.probes[id - 1];
     return probe && probe.id === id ? probe : undefined;
   }
@@ -76,6 +101,10 @@ export class ProbeRegistry {
   match(spec: ProbeSpec): Probe[] {
     // Descriptions for other instances (RFD 2) name probes on other machines.
     if (spec.instance !== undefined && !matchField(spec.instance, 'host')) return [];
+    // Probes made on demand take the next free id: list every provider before making one.
+    const extent = this.extentOf(spec.provider);
+    const creates = this.providers.slice(0, extent).some((p) => p.provide && (p.ownsProviderName ? p.ownsProviderName(spec.provider) : matchField(spec.provider, p.name)));
+    this.listThrough(creates ? this.providers.length : extent);
     // Per-process providers (pid, USDT) resolve names themselves (a.out, 0x10): what they return
     // for a description is what it matches.
     const resolved = new Set<Probe>();

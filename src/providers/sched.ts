@@ -2,8 +2,11 @@
 //   sched:::off-cpu  sched:sched_switch, in the thread leaving the CPU; arg0 is the pid (thread
 //                    id) of the thread that runs next (DTrace: args[0] lwpsinfo_t *, args[1]
 //                    psinfo_t * of that thread; plain integer and untyped until translators).
-// sched:::on-cpu must fire in the thread arriving on the CPU; no tracepoint with a trace event
-// fires there (sched_switch still runs in the leaving thread), so it is not offered.
+// sched:::on-cpu must fire in the thread arriving on the CPU. Nothing this kernel lets us attach
+// to runs there: sched_switch runs in the leaving thread, the perf context-switch event fires on
+// the way out too, and DTrace for Linux's fbt::schedule_tail (only a new task's first run anyway)
+// needs kprobes. Firing it from sched_switch would give it the leaving thread's pid, tid,
+// execname and curthread, so it is not offered; dtrace(1) says so under NOTES.
 
 import type { Probe, Provider } from './provider.js';
 import { STABLE_PROVIDER_ATTRIBUTES } from './proc.js';

@@ -80,45 +80,67 @@ export class UsdtProvider implements Provider {
     return [];
   }
 
-  /** Any NAME<digits> except pid<digits>, which belongs to the pid provider. */
+  /**
+   * Any NAME<digits> except pid<digits>, which belongs to the pid provider; and a glob
+   * (postgresql*), which names the providers of the processes dtrace traces (-c, -p).
+   */
   ownsProviderName(providerName: string): boolean {
     const p = splitProviderName(providerName);
-    return p !== null && p.provider !== 'pid';
+    if (p !== null) return p.provider !== 'pid';
+    return isGlob(providerName) && tracedProcesses.size > 0;
   }
 
   provide(spec: ProbeSpec): Probe[] {
+    if (isGlob(spec.provider)) {
+      return [...tracedProcesses].flatMap((pid) =>
+        probesOf(pid, spec, (provider) => provider !== 'pid' && matchField(spec.provider, `${provider}${pid}`)));
+    }
     const p = splitProviderName(spec.provider);
-    if (!p || p.provider === 'pid' || p.pid === process.pid) return [];
-    let objects;
-    try {
-      objects = objectsMatching(mappedObjects(p.pid), spec.module === '' ? '*' : spec.module);
-    } catch {
-      return []; // no such process
-    }
-    const byKey = new Map<string, Probe>();
-    for (const obj of objects) {
-      const elf = elfOf(obj);
-      if (!elf) continue;
-      for (const note of elf.sdtNotes()) {
-        if (note.provider !== p.provider) continue;
-        const name = sdtProbeName(note.name);
-        if (!matchField(spec.name, name)) continue;
-        const func = elf.functionAt(note.pc)?.name ?? '';
-        if (!matchField(spec.function, func)) continue;
-        const offset = elf.fileOffset(note.pc);
-        if (offset === null) continue;
-        const refCtrOffset = note.semaphore !== 0n ? elf.fileOffset(note.semaphore) ?? undefined : undefined;
-        const probe: Probe = {
-          id: 0, provider: spec.provider, module: obj.module, func, name,
-          attach: { kind: 'uprobe', path: obj.path, offset, retprobe: false, pid: p.pid, refCtrOffset },
-          args: parseSdtArgs(note.args).map((from, index): ProbeArg => ({ index, type: null, from })),
-        };
-        const key = `${probe.module}:${func}:${name}`;
-        const first = byKey.get(key);
-        if (!first) byKey.set(key, probe);
-        else (first.sites ??= []).push({ attach: probe.attach, args: probe.args });
-      }
-    }
-    return [...byKey.values()];
+    if (!p || p.provider === 'pid') return [];
+    return probesOf(p.pid, spec, (provider) => provider === p.provider);
   }
+}
+
+/** Processes dtrace started (-c) or grabbed (-p): a globbed provider name looks in these. */
+const tracedProcesses = new Set<number>();
+
+/** Tell the usdt provider about a process dtrace traces. */
+export function announceProcess(pid: number): void {
+  tracedProcesses.add(pid);
+}
+
+/** The USDT probes of process `pid` whose provider `wanted` accepts and that `spec` matches. */
+function probesOf(pid: number, spec: ProbeSpec, wanted: (provider: string) => boolean): Probe[] {
+  if (pid === process.pid) return [];
+  let objects;
+  try {
+    objects = objectsMatching(mappedObjects(pid), spec.module === '' ? '*' : spec.module);
+  } catch {
+    return []; // no such process
+  }
+  const byKey = new Map<string, Probe>();
+  for (const obj of objects) {
+    const elf = elfOf(obj);
+    if (!elf) continue;
+    for (const note of elf.sdtNotes()) {
+      if (!wanted(note.provider)) continue;
+      const name = sdtProbeName(note.name);
+      if (!matchField(spec.name, name)) continue;
+      const func = elf.functionAt(note.pc)?.name ?? '';
+      if (!matchField(spec.function, func)) continue;
+      const offset = elf.fileOffset(note.pc);
+      if (offset === null) continue;
+      const refCtrOffset = note.semaphore !== 0n ? elf.fileOffset(note.semaphore) ?? undefined : undefined;
+      const probe: Probe = {
+        id: 0, provider: `${note.provider}${pid}`, module: obj.module, func, name,
+        attach: { kind: 'uprobe', path: obj.path, offset, retprobe: false, pid, refCtrOffset },
+        args: parseSdtArgs(note.args).map((from, index): ProbeArg => ({ index, type: null, from })),
+      };
+      const key = `${probe.provider}:${probe.module}:${func}:${name}`;
+      const first = byKey.get(key);
+      if (!first) byKey.set(key, probe);
+      else (first.sites ??= []).push({ attach: probe.attach, args: probe.args });
+    }
+  }
+  return [...byKey.values()];
 }

@@ -87,12 +87,15 @@ describe('usage', () => {
     }
   });
 
-  test('-G and -h say they wait for USDT', () => {
+  test('-G and -h need a program, and -h an output name when it cannot name one after a script', () => {
     for (const opt of ['-G', '-h']) {
-      const r = dtrace([opt, '-s', 'x.d']);
-      expect(r.stderr).toBe(`dtrace: ${opt} is not supported yet: it builds on USDT probes, which come with the usdt provider (issue #6)\n`);
-      expect(r.status).toBe(1);
+      const r = dtrace([opt]);
+      expect(r.stderr).toBe(`dtrace: ${opt} requires one or more scripts or enabling options\n`);
+      expect(r.status).toBe(2);
     }
+    const r = dtrace(['-h', '-n', 'BEGIN']);
+    expect(r.stderr).toBe('dtrace: -h requires an output file if no scripts are specified\n');
+    expect(r.status).toBe(2);
   });
 
   test('no program', () => {
@@ -383,7 +386,9 @@ describe.skipIf(skip)(`on the kernel${skip ? ` (skipped: ${skip})` : ''}`, () =>
   });
 
   test('-b, -F, -v and -x options that exist today are honoured', () => {
-    expect(dtrace(['-b', '64k', '-x', 'switchrate=50hz', '-F', '-qn', 'BEGIN { printf("ok\\n"); exit(0); }']).stdout).toBe('ok\n\n');
+    // -F lays out the flow column even when quiet, as dtrace(1) does.
+    const flow = dtrace(['-b', '64k', '-x', 'switchrate=50hz', '-F', '-qn', 'BEGIN { printf("ok\\n"); exit(0); }']).stdout;
+    expect(flow).toMatch(/^CPU FUNCTION {33}\n {2}\d \| :BEGIN {34}ok\n\n$/);
     expect(dtrace(['-x', 'strsize=4', '-qn', 'BEGIN { printf("%s\\n", "abcdefgh"); exit(0); }']).stdout).toBe('abc\n\n');
     const tags = dtrace(['-x', 'errtags', '-n', 'BEGIN { trace(x +); }']);
     expect(tags.stderr).toMatch(/^dtrace: invalid probe specifier BEGIN \{ trace\(x \+\); \}: \[D_SYNTAX\] /);

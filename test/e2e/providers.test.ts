@@ -2,6 +2,7 @@
 // once through the raw syscall dispatcher, errno, proc, and the probe listing.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { mkdtempSync, writeFileSync, chmodSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT, dtrace, gcc, kernelUnavailable } from '../helpers/run.js';
@@ -93,6 +94,26 @@ describe.skipIf(skip)(`providers${skip ? ` (skipped: ${skip})` : ''}`, () => {
     expect(r.stdout).toContain('exec getppid\nexit getppid 1\n');
     expect(r.stdout).toContain('exit sh 2\n'); // killed by a signal
     expect(r.stdout).toMatch(/created 2\n/);
+  });
+
+  test('a probe the kernel refuses fails the whole enabling, saying which and why', async () => {
+    // A uprobe cannot go on a lock-prefixed instruction; DTrace then fails the enabling and exits.
+    writeFileSync(prog('lockloop.c'), '#include <unistd.h>\nint v;\nvoid f(void) { __atomic_fetch_add(&v, 1, __ATOMIC_SEQ_CST); }\nint main(void) { for (;;) { f(); usleep(1000); } }\n');
+    gcc(prog('lockloop.c'), prog('lockloop'));
+    const dis = spawnSync('objdump', ['-d', '--no-show-raw-insn', prog('lockloop')], { encoding: 'utf8' }).stdout;
+    const f = /^([0-9a-f]+) <f>:\n((?:\s+[0-9a-f]+:.*\n)+)/m.exec(dis)!;
+    const lock = /^\s+([0-9a-f]+):\s+lock /m.exec(f[2])!;
+    const off = (parseInt(lock[1], 16) - parseInt(f[1], 16)).toString(16);
+    const child = spawn(prog('lockloop'), [], { stdio: 'ignore' });
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      const r = dtrace(['-qn', `pid${child.pid}:a.out:f:entry { trace(1); } pid${child.pid}:a.out:f:${off} { trace(2); }`]);
+      expect(r.status).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(new RegExp(`^dtrace: failed to enable pid${child.pid}:lockloop:f:${off}: the kernel cannot place a uprobe on the instruction in \\S+lockloop at offset 0x[0-9a-f]+\n$`, 'm'));
+    } finally {
+      child.kill();
+    }
   });
 
   test('dtrace -l lists every provider\'s probes, more than 2,000', () => {

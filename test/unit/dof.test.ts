@@ -243,8 +243,9 @@ describe('DOF writer', () => {
       ecbs: [{ probe: sampleProgram().ecbs[0]!.probe, predicate: null, actions: [a], uarg: 0n }],
       options: new Map(),
     });
-    expect(() => writeDof(withAction(act(D.DTRACEACT_DIFEXPR, null, { format: 'x' })))).toThrow(
-      /ECB 0, action 0: action kind 0x1 takes no format string/,
+    // (A DIF expression may carry one: print() puts its value's type there.)
+    expect(() => writeDof(withAction(act(D.DTRACEACT_EXIT, null, { format: 'x' })))).toThrow(
+      /ECB 0, action 0: action kind 0x2 takes no format string/,
     );
     expect(() => writeDof(withAction(act(D.DTRACEACT_PRINTF, null, { aggName: 'a' })))).toThrow(/not an aggregating/);
     expect(() => writeDof(withAction(act(D.DTRACEACT_PRINTF, null, { format: 'x', arg: 3n })))).toThrow(/arg must be 0/);

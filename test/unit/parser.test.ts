@@ -313,6 +313,28 @@ describe('parser: declarations', () => {
     expect(parseError('BEGIN { x = (u64)arg0; }').message).toBe('syntax error near "arg0"');
   });
 
+  it('reads a parenthesised variable as an expression even when its name is a typedef', () => {
+    const isTypeName = (n: string) => n === 'code' || n === 'u64';
+    const [c] = clauses('BEGIN { code = 3; x = (code * 2); y = (code); z = (u64 * 2); w = (u64 *)0; }', { isTypeName });
+    expect(c.body!.map((s) => sx((s as A.ExpressionStatement).expression))).toEqual([
+      '(= code 3)', '(= x (* code 2))', '(= y code)', '(= z (* u64 2))', '(= w (cast ptr(u64) 0))',
+    ]);
+    // A declared variable is never a type name either.
+    const [d] = clauses('int code;\nBEGIN { x = (code); }', { isTypeName });
+    expect(sx((d.body![0] as A.ExpressionStatement).expression)).toBe('(= x code)');
+    expect(expr('x = sizeof (code * 2)')).toBe('(= x (sizeof (* code 2)))');
+  });
+
+  it('drops the leading backquote of a module scope', () => {
+    expect(expr('x = `vmlinux`jiffies')).toBe('(= x vmlinux`jiffies)');
+    expect(expr('x = vmlinux`jiffies')).toBe('(= x vmlinux`jiffies)');
+    const [c] = clauses('BEGIN { x = `jiffies; y = sizeof (`vmlinux`struct file); z = (vmlinux`struct file *)0; }');
+    const [x, y, z] = c.body!.map((s) => (s as A.ExpressionStatement).expression as A.Assignment);
+    expect(x.value).toMatchObject({ kind: 'Identifier', name: 'jiffies', module: '' });
+    expect((y.value as A.SizeofType).type.type).toMatchObject({ specifier: { kind: 'StructType', tag: 'file', module: 'vmlinux' } });
+    expect(sx(z.value)).toBe('(cast ptr(struct vmlinux`file) 0)');
+  });
+
   it('parses translators', () => {
     const [t] = parse(`translator psinfo_t < struct task_struct *T > {
       pr_pid = T->pid;

@@ -87,7 +87,7 @@ describe('diagnostics', () => {
     ['BEGIN { a["x"] = 1; trace(a[1]); }', 'D_PROTO_ARG: a[ ] key #1 is incompatible with prototype:\n\tprototype: string\n\t      key: int'],
     ['BEGIN { self->s = "x"; self->s = 1; }', 'D_OP_INCOMPAT: operands have incompatible types: "string" = "int"'],
     ['BEGIN { a[1] = 1; a = 2; }', "D_IDENT_BADREF: associative array 'a' may not be referenced as scalar"],
-    ['self int x; self string x;', 'D_DECL_IDRED: identifier redeclared: x\n\t current: string\n\tprevious: int'],
+    ['self int x; self string x;', 'D_DECL_IDRED: identifier redeclared: x\n\t current: scalar string\n\tprevious: scalar int'],
   ])('%s', (text, want) => {
     expect(compileError(text)).toBe(want);
   });

@@ -58,7 +58,7 @@ export function sizeCode(size: Size): number {
   return size === 1 ? BPF_B : size === 2 ? BPF_H : size === 4 ? BPF_W : BPF_DW;
 }
 
-interface Insn {
+export interface Insn {
   code: number;
   dst: number;
   src: number;
@@ -85,13 +85,42 @@ export class BpfAsm {
     return new Label(name);
   }
 
+  /** Labels placed so far (remove() moves them). */
+  private placed: Label[] = [];
+
   place(l: Label): void {
     if (l.at >= 0) throw new Error(`BPF label ${l.name} placed twice`);
     l.at = this.insns.length;
+    this.placed.push(l);
   }
 
   raw(code: number, dst: number, src: number, off: number, imm: number): void {
     this.insns.push({ code, dst, src, off, imm });
+  }
+
+  /** The instructions emitted so far, for analysis passes (peephole.ts); do not modify. */
+  get list(): readonly Readonly<Insn>[] {
+    return this.insns;
+  }
+
+  /** Replace instruction i by a plain (label-free) one. */
+  replace(i: number, code: number, dst: number, src: number, off: number, imm: number): void {
+    this.insns[i] = { code, dst, src, off, imm };
+  }
+
+  /**
+   * Delete the instructions at these indexes (both slots of a 64-bit load). A label moves to the
+   * first instruction kept at or after it; nothing may jump into a deleted instruction.
+   */
+  remove(indexes: Iterable<number>): void {
+    const gone = new Uint8Array(this.insns.length + 1);
+    for (const i of indexes) gone[i] = 1;
+    const before = new Int32Array(this.insns.length + 1); // deleted instructions before index i
+    for (let i = 0; i < this.insns.length; i++) before[i + 1] = before[i] + gone[i];
+    const labels = new Set<Label>(this.placed);
+    for (const ins of this.insns) if (ins.label) labels.add(ins.label);
+    for (const l of labels) if (l.at >= 0) l.at -= before[l.at];
+    this.insns = this.insns.filter((_, i) => !gone[i]);
   }
 
   // --- ALU (64-bit unless stated)

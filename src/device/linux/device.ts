@@ -28,8 +28,12 @@ import {
 import { taskOffsets } from './kernel-types.js';
 import { planVariables } from './variables.js';
 import { aggInitialValue, aggIsKeyed, aggValueSize, isAggIncrement } from './aggregate.js';
-import { emitPidFilter, emitUserArg, isUserArg, uprobeEvents, uprobeFailure } from './uprobe.js';
+import { attachUprobeMulti, BPF_TRACE_UPROBE_MULTI, emitPidFilter, emitUserArg, isUserArg, uprobeEvents, uprobeFailure, uprobeMultiSupported } from './uprobe.js';
 import { DispatchPlan, sharedInfoWords } from './dispatch.js';
+import { ERROR_AREA_SIZE, findErrorProbe, isErrorProbe } from './error-probe.js';
+import { type LoadAttempt, explainRejection, sabotageForTest } from './rejection.js';
+import { SpeculationMaps, usesSpeculations } from './speculation.js';
+import { stackRecord } from './stack.js';
 
 const PERF_TYPE_SOFTWARE = 1;
 const PERF_TYPE_TRACEPOINT = 2;
@@ -45,6 +49,8 @@ export interface LinuxDeviceOptions {
   aggsize: number; // entries per keyed aggregation
   verbose: boolean; // verifier log on errors
   dynvarsize?: number; // bytes of dynamic variable space (thread-locals, associative arrays); 1m
+  nspec?: number; // speculations (default 1)
+  specsize?: number; // bytes of each speculation per CPU (default 32k)
 }
 
 export class DeviceError extends Error {
@@ -78,6 +84,7 @@ export class LinuxDevice implements Device {
   private aggDropsFd: number | undefined;
   private dvarDropsFd: number | undefined;
   private dvarDropsSeen = 0;
+  private spec: SpeculationMaps | undefined;
   /** Per-CPU map values hold one slot for each possible CPU, as the kernel counts them. */
   private ncpu = native.possibleCpus();
   private onlineCpus = cpuList('/sys/devices/system/cpu/online');
@@ -196,6 +203,8 @@ export class LinuxDevice implements Device {
       this.dvarDropsFd = this.map({ type: BPF_MAP_TYPE.PERCPU_ARRAY, keySize: 4, valueSize: 8, maxEntries: 1, name: 'dt_dvardrops' });
     }
     const vars = { plan: varPlan, base: varsBase, mapFd: dvarFd, dropsFd: this.dvarDropsFd ?? -1 };
+    if (usesSpeculations(program.ecbs))
+      this.spec = SpeculationMaps.create((o) => this.map(o), this.opts.nspec ?? 1, this.opts.specsize ?? 32 * 1024, this.ncpu);
 
     const needsTask = program.ecbs.some((e) => [e.predicate, ...e.actions.map((a) => a.difo)].some(
       (d) => d?.vartab.some((v) => v.id === D.DIF_VAR_PPID) ||
@@ -226,7 +235,9 @@ export class LinuxDevice implements Device {
     const dispatch = new DispatchPlan([...byProbe.values()].map((e) => e.probe), (o) => this.map(o),
       (fd, key, value) => native.mapUpdate(fd, key, value, 0));
 
+    const errorProbe = findErrorProbe([...byProbe.values()].map((e) => e.probe), plansByProbe, probeStrings);
     for (const probe of [...byProbe.values()].flatMap(({ probe }) => probeSites(probe))) {
+      if (isErrorProbe(probe)) continue; // its clauses run in every other program (error-probe.ts)
       const plans = plansByProbe.get(probe.id)!;
       const clauses = byProbe.get(probe.id)?.ecbs ?? [];
       const values = { id: probe.id, strings: probeStrings.get(probe.id)!, epids: plans.map((p) => p.epid) };
@@ -234,24 +245,24 @@ export class LinuxDevice implements Device {
       const shared = dispatch.translatorFor(probe, plans.length, values.epids, mem, (args) => argLoader({
         id: probe.id, provider: probe.provider, module: probe.module, func: probe.func, name: probe.name, attach: probe.attach, args,
       }));
-      const translator = new ProbeTranslator(
+      const translator = () => new ProbeTranslator(
         {
           memFd, globalsFd, strtabFd, eventsFd, mem, strsize, difoStrtab,
           probeStrings: probeStrings.get(probe.id)!, probeId: probe.id, globals,
           activityOffset: 0, aggregations, aggInitFd, aggDropsFd: this.aggDropsFd, task: needsTask ? taskOffsets() : null, walltimeOffsetNs,
-          errno: probe.errno, vars, shared: shared?.shared,
+          errno: probe.errno, vars, shared: shared?.shared, spec: this.spec?.env, errorProbe,
         },
         shared ? shared.loadArgs : argLoader(probe),
         probe.attach.kind !== 'dtrace',
       );
       let insns: Buffer;
       try {
-        insns = translator.translate(plans);
+        insns = translator().translate(plans);
       } catch (e) {
         if (e instanceof TranslateError) throw new DeviceError(`${e.message} (clause for ${describe(probe)})`);
         throw e;
       }
-      const progFd = this.load(probe, insns);
+      const progFd = this.load(probe, insns, plans, (ps) => translator().translate(ps));
       const lp = { probe, progFd, events: [] };
       if (shared) dispatch.adopt(probe, clauses, progFd, values);
       else if (probe.attach.kind === 'dtrace') {
@@ -323,6 +334,16 @@ export class LinuxDevice implements Device {
     const fresh = total - this.dvarDropsSeen;
     this.dvarDropsSeen = total;
     return fresh;
+  }
+
+  /** A committed or discarded speculation the consumer is done with (speculation.ts). */
+  cleanSpeculation(id: number, generation: number): void {
+    if (!this.closed) this.spec?.clean(id, generation);
+  }
+
+  /** speculation() calls that failed since the last call, busy or unavailable. */
+  speculationFailures(): { busy: number; unavailable: number } {
+    return this.spec && !this.closed ? this.spec.failures() : { busy: 0, unavailable: 0 };
   }
 
   /** Aggregation drops so far (failed inserts into full keyed maps), per CPU. */
@@ -412,16 +433,31 @@ export class LinuxDevice implements Device {
     }
   }
 
-  private load(probe: Probe, insns: Buffer): number {
+  private load(probe: Probe, insns: Buffer, plans?: EcbPlan[], translate?: (plans: EcbPlan[]) => Buffer): number {
     const type = probe.attach.kind === 'uprobe' ? BPF_PROG_TYPE.KPROBE
       : probe.attach.kind === 'tracepoint' ? BPF_PROG_TYPE.TRACEPOINT
       : probe.attach.kind === 'profile' ? BPF_PROG_TYPE.PERF_EVENT : BPF_PROG_TYPE.RAW_TRACEPOINT;
+    // Uprobes attach through uprobe-multi links where the kernel has them (see attach()).
+    const multi = probe.attach.kind === 'uprobe' && uprobeMultiSupported() ? { expectedAttachType: BPF_TRACE_UPROBE_MULTI } : {};
+    const attempt: LoadAttempt = (code, withLog, ps) => {
+      try {
+        const fd = native.progLoad({ type, insns: sabotageForTest(code, ps), license: 'GPL', name: progName(probe), logLevel: withLog ? 1 : 0, ...multi });
+        native.close(fd);
+        return { ok: true };
+      } catch (e) {
+        return { ok: false, ...(e as { code?: string; log?: string }) };
+      }
+    };
     try {
-      const fd = native.progLoad({ type, insns, license: 'GPL', name: progName(probe), logLevel: this.opts.verbose ? 1 : 0 });
+      const fd = native.progLoad({ type, insns: plans ? sabotageForTest(insns, plans) : insns, license: 'GPL', name: progName(probe), logLevel: this.opts.verbose ? 1 : 0, ...multi });
       this.fds.push(fd);
       return fd;
     } catch (e) {
       const err = e as Error & { log?: string; code?: string };
+      if (plans && translate) {
+        const r = explainRejection({ probe: describe(probe), code: err.code, log: err.log, insns, plans, translate, load: attempt });
+        throw new DeviceError(r.message, r.log);
+      }
       throw new DeviceError(
         `failed to enable ${describe(probe)}: the BPF verifier rejected the program (${err.code ?? err.message})`,
         err.log,
@@ -441,6 +477,16 @@ export class LinuxDevice implements Device {
     if (at.kind === 'tracepoint') {
       // The program joins the tracepoint's own program list, so it runs on every CPU: one event.
       open({ type: PERF_TYPE_TRACEPOINT, config: eventId(at.group, at.event), pid: -1, cpu: this.onlineCpus[0], samplePeriod: 1 });
+    } else if (at.kind === 'uprobe' && uprobeMultiSupported()) {
+      // A link detaches in one grace period; a uprobe perf event's close waits for several.
+      try {
+        for (const fd of attachUprobeMulti(lp.progFd, [{ at }])) {
+          this.fds.push(fd);
+          lp.events.push(fd);
+        }
+      } catch (e) {
+        throw new DeviceError(`failed to enable ${describe(lp.probe)}: ${uprobeFailure(at, e)}`);
+      }
     } else if (at.kind === 'uprobe') {
       for (const o of uprobeEvents(at, this.onlineCpus)) {
         try {
@@ -521,7 +567,9 @@ function memLayout(strsize: number, maxData: number, maxKey: number, probeInfoWo
   const scratchMax = 8 * roundUp(Math.max(strsize, 16), 8);
   const scratch = take(scratchMax);
   const probeInfo = take(4 * probeInfoWords);
-  return { probeInfo, self, strtabBase, globalsBase, args, cpuinfo, tuple, cmpA, cmpB, key, keyMax: maxKey, aggIncr, buf, bufMax, scratch, scratchMax, size: off };
+  const errorArea = take(ERROR_AREA_SIZE);
+  const strtok = take(8);
+  return { errorArea, strtok, probeInfo, self, strtabBase, globalsBase, args, cpuinfo, tuple, cmpA, cmpB, key, keyMax: maxKey, aggIncr, buf, bufMax, scratch, scratchMax, size: off };
 }
 
 interface EcbLayout {
@@ -545,7 +593,8 @@ function layoutEcb(program: Program, index: number, strsize: number): EcbLayout 
   acts.forEach((act, i) => {
     if (isAggregation(act.kind)) { keyOff = 0; return; }
     if (isAggIncrement(acts, i)) return; // an aggregating action's operand, not a key
-    const rec = recordFor(act.difo, act.kind, strsize, act.format, act.arg, act.uarg);
+    if (D.isSpeculativeAction(act.kind)) return; // speculate/commit/discard record nothing
+    const rec = stackRecord(act.kind, act.arg) ?? recordFor(act.difo, act.kind, strsize, act.format, act.arg, act.uarg);
     if (isKey[i]) {
       keyOff = roundUp(keyOff, rec.alignment);
       keyRecords[i] = { ...rec, offset: keyOff };

@@ -13,6 +13,9 @@
 import * as D from '../../dif/constants.js';
 import { ALU, type BpfAsm, HELPER, JMP, type JmpOp, R0, R1, R2, R3, R4, R5, R6, R7, R8, type Label, type Size } from './bpf-asm.js';
 import { type ProbeTranslator, TranslateError } from './translate.js';
+import { emitSpeculationSubr } from './speculation.js';
+import { emitCopyout } from './destructive.js';
+import { emitStrtok } from './strtok.js';
 
 /** One CALL site. */
 interface Call {
@@ -977,6 +980,7 @@ function inetNtop(c: Call): void {
 
 const SUBROUTINES: Partial<Record<number, Subroutine>> = {
   [D.DIF_SUBR_RAND]: rand,
+  [D.DIF_SUBR_SPECULATION]: (c) => emitSpeculationSubr(c.t, c.rd),
   [D.DIF_SUBR_COPYIN]: copyin,
   [D.DIF_SUBR_COPYINSTR]: copyinstr,
   [D.DIF_SUBR_COPYINTO]: copyinto,
@@ -1008,6 +1012,9 @@ const SUBROUTINES: Partial<Record<number, Subroutine>> = {
   [D.DIF_SUBR_TOUPPER]: caseMap(true),
   [D.DIF_SUBR_TOLOWER]: caseMap(false),
   [D.DIF_SUBR_STRTOLL]: strtoll,
+  [D.DIF_SUBR_COPYOUT]: (c) => emitCopyout(c.t, false, c.pc, c.next),
+  [D.DIF_SUBR_COPYOUTSTR]: (c) => emitCopyout(c.t, true, c.pc, c.next),
+  [D.DIF_SUBR_STRTOK]: (c) => emitStrtok(c.t, c.rd, c.pc, c.next),
 };
 
 export function translateCall(t: ProbeTranslator, subr: number, rd: number, pc: number, next: Label): void {

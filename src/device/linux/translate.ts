@@ -8,17 +8,28 @@
 //             aggregation update; perf_event_output of the record;
 //   faults:   a fault record (epid 0) carrying the ERROR probe's arguments, then the next ECB.
 //
-// DIF registers live in stack slots, values are 64-bit; strings are passed by reference as
-// kernel addresses (scalars to the verifier) and read with bpf_probe_read_kernel_str, as DTrace
-// passes them by address. Scratch strings (execname, ...) get a static slot per instruction site.
+// DIF registers live in stack slots, except the two most used of each DIF object, which live in
+// r6/r7 (regalloc.ts); a CMP/TST and the branch after it become one conditional jump. Values are
+// 64-bit; strings are passed by reference as kernel addresses (scalars to the verifier) and read
+// with bpf_probe_read_kernel_str, as DTrace passes them by address. Scratch strings (execname,
+// ...) get a static slot per instruction site. Each piece is emitted the simple way; peephole.ts
+// then drops what the finished program never uses (DTRACE_DEBUG_BPF=1 lists the result,
+// DTRACE_BPF_NOOPT=1 turns register allocation and the clean-up passes off).
 
 import * as D from '../../dif/constants.js';
 import type { Difo, EcbDescription } from '../../dof/program.js';
 import type { RecordDescription } from '../device.js';
 import { RECORD_HEADER_SIZE } from '../device.js';
 import { translateCall } from './subroutines.js';
+import { disassemble } from './bpf-disasm.js';
+import { optimize } from './peephole.js';
+import { allocateRegisters, fusedComparisons } from './regalloc.js';
 import { type VariableEnv, isVariableOp, translateVariable } from './variables.js';
 import { isAggIncrement, translateAggregation } from './aggregate.js';
+import { type SpeculationEnv, emitMarkers, emitSpeculativeAction, emitSuppressionCheck } from './speculation.js';
+import { emitStackRecord, isStackAction } from './stack.js';
+import { emitDestructiveAction } from './destructive.js';
+import { type ErrorProbeEnv, emitErrorBlock, jumpToErrorBlock } from './error-probe.js';
 import {
   ALU, BpfAsm, FP, HELPER, JMP, Label, R0, R1, R2, R3, R4, R5, R8, R9,
   BPF_F_CURRENT_CPU, BPF_NOEXIST, type JmpOp, type Size,
@@ -44,6 +55,10 @@ export interface MemLayout {
   size: number;
   /** u32 words of the firing probe's values in a program shared by several probes. */
   probeInfo?: number;
+  /** ERROR_AREA_SIZE bytes for the error block (error-probe.ts). */
+  errorArea?: number;
+  /** u64: where strtok(NULL, ...) goes on (strtok.ts). */
+  strtok?: number;
 }
 
 /** Where each argument of the probe comes from, emitted by the provider's prologue. */
@@ -103,6 +118,10 @@ export interface TranslateEnv {
    * the plans' epids then only identify the template probe the program was translated for.
    */
   shared?: { info: number; epidWord: Map<number, number> } | undefined;
+  /** The ERROR probe's clauses, run when this program faults (error-probe.ts). */
+  errorProbe?: ErrorProbeEnv;
+  /** Speculation maps and options (speculation.ts), when the program uses speculations. */
+  spec?: SpeculationEnv;
 }
 
 export class TranslateError extends Error {
@@ -175,6 +194,9 @@ export class ProbeTranslator {
    * known when translating. Entry i's value lives at mem.tuple + 8 * i.
    */
   readonly tuple: { byRef: boolean; type: number }[] = [];
+  /** DIF registers kept in BPF registers in the DIF object being translated (regalloc.ts). */
+  private regs = new Map<number, number>();
+  private spilled = false;
 
   constructor(
     readonly env: TranslateEnv,
@@ -206,14 +228,28 @@ export class ProbeTranslator {
     a.ldMapValue(R1, env.globalsFd, 0);
     a.stx(8, R8, mem.globalsBase, R1);
     this.loadArgs(a, mem);
-    for (let off = STACK_ZERO_FROM; off < 0; off += 8) a.st(8, FP, off, 0);
+    const stackZeroing: number[] = [];
+    for (let off = STACK_ZERO_FROM; off < 0; off += 8) stackZeroing.push(a.length), a.st(8, FP, off, 0);
 
     for (const plan of plans) this.ecb(plan);
 
     a.place(out);
     a.movImm(R0, 0);
     a.exit();
-    return a.finish();
+    emitErrorBlock(this, (p) => this.ecb(p), (off, size) => this.output(off, size));
+    // Drop what this program does not use: published slots and args[] nobody reads, zeroing of
+    // stack slots always written before they are read, and the dead code that leaves.
+    const emitted = a.length;
+    const removed = process.env.DTRACE_BPF_NOOPT ? 0 : optimize(a, {
+      self: mem.self,
+      memSlots: [mem.self, mem.strtabBase, mem.globalsBase, ...Array.from({ length: 10 }, (_, i) => mem.args + 8 * i)]
+        .map((off) => ({ off, size: 8 })),
+      stackZeroing,
+    });
+    const insns = a.finish();
+    if (process.env.DTRACE_DEBUG_BPF)
+      process.stderr.write(`dtrace: BPF program for probe ${env.probeId}: ${insns.length / 8} instructions (${removed} of ${emitted} removed)\n${disassemble(insns).join('\n')}\n`);
+    return insns;
   }
 
   private ecb(plan: EcbPlan): void {
@@ -226,12 +262,14 @@ export class ProbeTranslator {
       this.difo(plan.desc.predicate, next);
       a.jmpImm(JMP.JEQ, R0, 0, next);
     }
-    // Record header: epid, timestamp.
-    if (this.env.shared) this.sharedWord(R1, this.env.shared.epidWord.get(plan.epid)!), a.stx(4, R8, mem.buf, R1);
-    else a.st(4, R8, mem.buf, plan.epid);
-    a.st(4, R8, mem.buf + 4, 0);
-    a.call(HELPER.ktime_get_ns);
-    a.stx(8, R8, mem.buf + 8, R0);
+    // Record header: epid, timestamp (not for a clause that only aggregates: nothing reads it).
+    if (plan.emits) {
+      if (this.env.shared) this.sharedWord(R1, this.env.shared.epidWord.get(plan.epid)!), a.stx(4, R8, mem.buf, R1);
+      else a.st(4, R8, mem.buf, plan.epid);
+      a.st(4, R8, mem.buf + 4, 0);
+      a.call(HELPER.ktime_get_ns);
+      a.stx(8, R8, mem.buf + 8, R0);
+    }
 
     const acts = plan.desc.actions;
     let keyStart = -1;
@@ -247,10 +285,10 @@ export class ProbeTranslator {
         if (keyStart < 0) {
           keyStart = i;
           const agg = this.aggregationFor(plan, i);
-          a.zero(R8, mem.key, roundUp(agg.keySize, 8));
+          this.zeroKey(plan, i, roundUp(agg.keySize, 8));
         }
-        this.difo(act.difo!, next);
-        this.store(R0, mem.key + keyRec.offset, keyRec);
+        if (isStackAction(act.kind)) emitStackRecord(a, act.kind, act.arg, mem.key + keyRec.offset, () => this.difo(act.difo!, next));
+        else this.evaluateInto(act.difo!, mem.key + keyRec.offset, keyRec, next);
         continue;
       }
       if (isAggregation(act.kind)) {
@@ -261,16 +299,45 @@ export class ProbeTranslator {
         continue;
       }
       const rec = plan.records[i];
-      if (act.difo) this.difo(act.difo, next);
+      if (rec && isStackAction(act.kind)) {
+        emitStackRecord(a, act.kind, act.arg, mem.buf + RECORD_HEADER_SIZE + rec.offset, () => this.difo(act.difo!, next));
+        continue;
+      }
+      if (act.difo && rec && rec.size > 0) this.evaluateInto(act.difo, mem.buf + RECORD_HEADER_SIZE + rec.offset, rec, next);
+      else if (act.difo) this.difo(act.difo, next);
       else a.movImm(R0, 0);
-      if (rec && rec.size > 0) this.store(R0, mem.buf + RECORD_HEADER_SIZE + rec.offset, rec);
+      if (!act.difo && rec && rec.size > 0) this.store(R0, mem.buf + RECORD_HEADER_SIZE + rec.offset, rec);
+      if (D.isSpeculativeAction(act.kind)) emitSpeculativeAction(this, plan, act.kind, next);
+      if (D.isDestructiveAction(act.kind)) emitDestructiveAction(this, act.kind, rec, next);
       if (act.kind === D.DTRACEACT_EXIT) {
         a.ldMapValue(R1, this.env.globalsFd, this.env.activityOffset);
         a.st(4, R1, 0, 1);
       }
     }
-    if (plan.emits) this.output(mem.buf, RECORD_HEADER_SIZE + roundUp(plan.dataSize, 8));
+    if (plan.emits) {
+      const suppressed = emitSuppressionCheck(this, plan);
+      this.output(mem.buf, RECORD_HEADER_SIZE + roundUp(plan.dataSize, 8));
+      if (suppressed) a.place(suppressed);
+    }
+    emitMarkers(this);
     a.place(next);
+  }
+
+  /**
+   * Zero the key buffer before the key records from action i on are stored, skipping the 8-byte
+   * words those stores will write in full (integers, byte copies, a bare execname).
+   */
+  private zeroKey(plan: EcbPlan, first: number, size: number): void {
+    const acts = plan.desc.actions, covered = new Set<number>();
+    for (let j = first; j < acts.length && !isAggregation(acts[j].kind); j++) {
+      const rec = plan.keyRecords[j], difo = acts[j].difo;
+      if (!rec || !difo || isStackAction(acts[j].kind)) continue;
+      let full = 0;
+      if (rec.type === 'bytes' || (rec.type === 'int' && [1, 2, 4, 8].includes(rec.size))) full = rec.size;
+      else if (rec.type === 'string' && isBareVariable(difo, D.DIF_VAR_EXECNAME)) full = Math.min(16, rec.size);
+      for (let w = rec.offset; w + 8 <= rec.offset + full; w += 8) if (w % 8 === 0) covered.add(w);
+    }
+    for (let w = 0; w < size; w += 8) if (!covered.has(w)) this.a.st(8, R8, this.env.mem.key + w, 0);
   }
 
   /** The aggregation an action at or after index i belongs to. */
@@ -295,6 +362,22 @@ export class ProbeTranslator {
     a.aluImm(ALU.ADD, R4, off);
     a.movImm(R5, size);
     a.call(HELPER.perf_event_output);
+  }
+
+  /**
+   * Evaluate a DIF object into the record at mem offset `off`. A bare `execname` is copied
+   * straight from the task (get_current_comm pads with zeros, as the record needs), without the
+   * round trip through a scratch string.
+   */
+  private evaluateInto(difo: Difo, off: number, rec: RecordDescription, next: Label): void {
+    if (rec.type === 'string' && isBareVariable(difo, D.DIF_VAR_EXECNAME)) {
+      const a = this.a;
+      a.mov(R1, R8), a.aluImm(ALU.ADD, R1, off), a.movImm(R2, Math.min(16, rec.size));
+      a.call(HELPER.get_current_comm);
+      return;
+    }
+    this.difo(difo, next);
+    this.store(R0, off, rec);
   }
 
   /** Store a DIF value (in reg) as a record at mem offset `off`. */
@@ -339,6 +422,13 @@ export class ProbeTranslator {
     const put = (reg: number, r: number) => this.putReg(reg, r);
     this.tuple.length = 0;
     const strBase = env.difoStrtab.get(difo) ?? 0;
+    // Hot DIF registers in r6/r7 (zero to start with, as the verifier wants them written; the
+    // peephole pass drops the zeroing when they are always set first), and fused comparisons.
+    const outer = this.regs;
+    this.regs = process.env.DTRACE_BPF_NOOPT ? new Map() : allocateRegisters(difo);
+    for (const reg of this.regs.values()) a.movImm(reg, 0);
+    const fused = process.env.DTRACE_BPF_NOOPT ? new Set<number>() : fusedComparisons(difo);
+    let pending: { r1: number; r2: number; tst: boolean } | null = null;
 
     difo.insns.forEach((ins, pc) => {
       const l = labels.get(pc);
@@ -349,6 +439,19 @@ export class ProbeTranslator {
 
       if (BINARY[op] !== undefined) {
         get(R1, r1), get(R2, r2), a.alu(BINARY[op], R1, R2), put(R1, rd);
+        return;
+      }
+      if (BRANCH[op] !== undefined && pending) {
+        const cmp = pending, target = at(ins & 0xffffff);
+        pending = null;
+        const x = this.regOf(cmp.r1, R1);
+        if (SIGNED_BRANCH.has(op)) {
+          // As below: the sign of the wrapped difference.
+          if (x !== R1) a.mov(R1, x);
+          if (!cmp.tst) a.alu(ALU.SUB, R1, this.regOf(cmp.r2, R2));
+          a.jmpImm(BRANCH[op], R1, 0, target);
+        } else if (cmp.tst || cmp.r2 === 0) a.jmpImm(BRANCH[op], x, 0, target);
+        else a.jmp(BRANCH[op], x, this.regOf(cmp.r2, R2), target);
         return;
       }
       if (BRANCH[op] !== undefined) {
@@ -398,10 +501,12 @@ export class ProbeTranslator {
           get(R1, r1), put(R1, rd);
           return;
         case D.DIF_OP_CMP:
-          get(R1, r1), get(R2, r2), a.stx(8, FP, CC_A, R1), a.stx(8, FP, CC_B, R2);
+          if (fused.has(pc)) pending = { r1, r2, tst: false };
+          else get(R1, r1), get(R2, r2), a.stx(8, FP, CC_A, R1), a.stx(8, FP, CC_B, R2);
           return;
         case D.DIF_OP_TST:
-          get(R1, r1), a.stx(8, FP, CC_A, R1), a.st(8, FP, CC_B, 0);
+          if (fused.has(pc)) pending = { r1, r2: 0, tst: true };
+          else get(R1, r1), a.stx(8, FP, CC_A, R1), a.st(8, FP, CC_B, 0);
           return;
         case D.DIF_OP_SCMP:
           this.strcmp(r1, r2, get);
@@ -450,26 +555,62 @@ export class ProbeTranslator {
           this.tuple.length = 0;
           return;
         case D.DIF_OP_CALL:
-          translateCall(this, (ins >>> 8) & 0xffff, rd, pc, next);
+          this.withSpilled(() => translateCall(this, (ins >>> 8) & 0xffff, rd, pc, next));
           return;
         default:
-          if (isVariableOp(op)) return translateVariable(this, op, ins);
+          if (isVariableOp(op)) return this.withSpilled(() => translateVariable(this, op, ins));
           throw new TranslateError(`DIF instruction ${D.DIF_OP_NAMES[op] ?? op} is not supported by the Linux bridge yet`, this.ecbIndex, this.actionIndex);
       }
     });
     a.place(end);
+    this.regs = outer;
     void mem;
   }
 
   /** Load DIF register r into BPF register reg (%r0 reads as zero). */
   getReg(reg: number, r: number): void {
+    const held = this.held(r);
     if (r === 0) this.a.movImm(reg, 0);
+    else if (held !== undefined) { if (held !== reg) this.a.mov(reg, held); }
     else this.a.ldx(8, reg, FP, DIF_SLOT(r));
+  }
+
+  /** The BPF register DIF register r is kept in (regalloc.ts), when it is not in its slot. */
+  private held(r: number): number | undefined {
+    return this.spilled ? undefined : this.regs.get(r);
+  }
+
+  /** A BPF register holding DIF register r: its own, or `tmp` loaded with it. */
+  private regOf(r: number, tmp: number): number {
+    const held = this.held(r);
+    if (held !== undefined) return held;
+    this.getReg(tmp, r);
+    return tmp;
+  }
+
+  /**
+   * Emit code that may use r6/r7 itself (subroutines, variables, other helpers' instructions):
+   * the allocated DIF registers go to their slots around it, and DIF registers are read and
+   * written there meanwhile.
+   */
+  private withSpilled(emit: () => void): void {
+    if (this.regs.size === 0 || this.spilled) return emit();
+    for (const [r, reg] of this.regs) this.a.stx(8, FP, DIF_SLOT(r), reg);
+    this.spilled = true;
+    try {
+      emit();
+    } finally {
+      this.spilled = false;
+    }
+    for (const [r, reg] of this.regs) this.a.ldx(8, reg, FP, DIF_SLOT(r));
   }
 
   /** Store BPF register reg into DIF register r (writes to %r0 are dropped). */
   putReg(reg: number, r: number): void {
-    if (r !== 0) this.a.stx(8, FP, DIF_SLOT(r), reg);
+    const held = this.held(r);
+    if (r === 0) return;
+    if (held !== undefined) { if (held !== reg) this.a.mov(held, reg); }
+    else this.a.stx(8, FP, DIF_SLOT(r), reg);
   }
 
   /** A fault: write the fault record (the ERROR probe's arguments) and abandon this ECB. */
@@ -483,8 +624,9 @@ export class ProbeTranslator {
       a.stx(4, R8, mem.buf + RECORD_HEADER_SIZE, R1);
     } else a.st(4, R8, mem.buf + RECORD_HEADER_SIZE, this.ecbIndex);
     a.st(4, R8, mem.buf + RECORD_HEADER_SIZE + 4, this.actionIndex);
-    a.st(4, R8, mem.buf + RECORD_HEADER_SIZE + 8, pc * 4);
+    a.st(4, R8, mem.buf + RECORD_HEADER_SIZE + 8, pc < 0 ? -1 : pc * 4); // -1: not in DIF (an action's own check)
     a.st(4, R8, mem.buf + RECORD_HEADER_SIZE + 12, code);
+    if (jumpToErrorBlock(this, next)) return; // ERROR clauses run first (error-probe.ts)
     this.output(mem.buf, RECORD_HEADER_SIZE + 24);
     a.ja(next);
   }
@@ -664,6 +806,13 @@ export class ProbeTranslator {
     a.ldMapValue(R1, env.globalsFd, g.offset);
     a.stx(g.size as Size, R1, 0, R2);
   }
+}
+
+/** Is this DIF object just `ldgs id, %rN; ret %rN`? */
+function isBareVariable(difo: Difo, id: number): boolean {
+  if (difo.insns.length !== 2) return false;
+  const [ld, ret] = difo.insns;
+  return ld >>> 24 === D.DIF_OP_LDGS && ((ld >>> 8) & 0xffff) === id && ret >>> 24 === D.DIF_OP_RET && (ret & 0xff) === (ld & 0xff);
 }
 
 /** Word indexes of a shared program's per-probe values; EPIDs follow from `epids`. */

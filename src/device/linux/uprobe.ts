@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import type { ArgSource, Attach } from '../../providers/provider.js';
-import type { PerfEventOpenOptions } from '../native.js';
+import { native, type PerfEventOpenOptions } from '../native.js';
 import { ALU, type BpfAsm, HELPER, JMP, R0, R1, R2, R3, R8, R9, type Size } from './bpf-asm.js';
 import type { MemLayout } from './translate.js';
 
@@ -115,4 +115,74 @@ export function uprobeFailure(at: UprobeAttach, e: unknown): string {
   if (code === 'ENOENT') return `${at.path}: No such file or directory`;
   if (code === 'ESRCH') return `process ${at.pid} has exited`;
   return `uprobe on ${where}: ${(e as Error).message}`;
+}
+
+/** BPF_TRACE_UPROBE_MULTI: the expected attach type of a program for uprobeMultiAttach (6.6+). */
+export const BPF_TRACE_UPROBE_MULTI = 48;
+
+let multiSupported: boolean | null = null;
+
+/**
+ * Can this kernel attach one program to many uprobes at once (BPF_TRACE_UPROBE_MULTI links)? A
+ * trivial program of that attach type is loaded and linked to "/": a kernel that knows the link
+ * type refuses the path with EBADF; an older one refuses the attach type with EINVAL.
+ */
+export function uprobeMultiSupported(): boolean {
+  if (multiSupported !== null) return multiSupported;
+  let prog = -1;
+  try {
+    const insns = Buffer.alloc(16);
+    insns.writeUInt8(0xb7, 0); // r0 = 0
+    insns.writeUInt8(0x95, 8); // exit
+    prog = native.progLoad({ type: 2 /* KPROBE */, insns, license: 'GPL', expectedAttachType: BPF_TRACE_UPROBE_MULTI });
+    const link = native.uprobeMultiAttach(prog, '/', u64s([0n]), null, null, 0, false);
+    native.close(link);
+    multiSupported = true;
+  } catch (e) {
+    multiSupported = (e as { code?: string }).code === 'EBADF';
+  } finally {
+    if (prog >= 0) native.close(prog);
+  }
+  return multiSupported;
+}
+
+/** One uprobe site for attachUprobeMulti, with the cookie the program reads (bpf_get_attach_cookie). */
+export interface MultiSite {
+  at: UprobeAttach;
+  cookie?: bigint;
+}
+
+/**
+ * Attach `progFd` (loaded with BPF_TRACE_UPROBE_MULTI) to every site, one link per file, process
+ * and kind (entry or return): attaching and detaching many uprobes then costs one bpf(2) call and
+ * one release each instead of one perf event per probe, whose every close waits for the kernel's
+ * grace periods (~100 ms). Returns the link fds; closing them detaches.
+ */
+export function attachUprobeMulti(progFd: number, sites: MultiSite[]): number[] {
+  const groups = new Map<string, MultiSite[]>();
+  for (const s of sites) {
+    const key = `${s.at.retprobe ? 'r' : 'e'}:${s.at.pid ?? 0}:${s.at.path}`;
+    const g = groups.get(key);
+    if (g) g.push(s);
+    else groups.set(key, [s]);
+  }
+  const links: number[] = [];
+  try {
+    for (const group of groups.values()) {
+      const { path, pid, retprobe } = group[0].at;
+      const refCtr = group.some((s) => s.at.refCtrOffset) ? u64s(group.map((s) => BigInt(s.at.refCtrOffset ?? 0))) : null;
+      const cookies = group.some((s) => s.cookie !== undefined) ? u64s(group.map((s) => s.cookie ?? 0n)) : null;
+      links.push(native.uprobeMultiAttach(progFd, path, u64s(group.map((s) => BigInt(s.at.offset))), refCtr, cookies, pid ?? 0, retprobe));
+    }
+  } catch (e) {
+    for (const fd of links) native.close(fd);
+    throw e;
+  }
+  return links;
+}
+
+function u64s(values: bigint[]): Buffer {
+  const b = Buffer.alloc(8 * values.length);
+  values.forEach((v, i) => b.writeBigUInt64LE(v, 8 * i));
+  return b;
 }
