@@ -67,9 +67,10 @@ describe.skipIf(skip)(`kernel${skip ? ` (skipped: ${skip})` : ''}`, () => {
   });
 
   test('counts a program\'s getppid calls by execname', async () => {
-    const d = dtraceAsync(['-qn', 'syscall::getppid:entry { @calls[execname] = count(); } tick-3s { exit(0); }']);
-    await new Promise((r) => setTimeout(r, 1500));
+    const d = dtraceAsync(['-qn', 'BEGIN { printf("ready\\n"); } syscall::getppid:entry { @calls[execname] = count(); }']);
+    await d.waitFor(/^ready$/m);
     spawnSync(getppid, ['1000']);
+    d.child.kill('SIGINT');
     const r = await d.done;
     expect(r.status, r.stderr).toBe(0);
     const m = /^\s+getppid\s+(\d+)$/m.exec(r.stdout);
@@ -78,9 +79,10 @@ describe.skipIf(skip)(`kernel${skip ? ` (skipped: ${skip})` : ''}`, () => {
   });
 
   test('syscall return: arg0 is the return value', async () => {
-    const d = dtraceAsync(['-qn', `syscall::getppid:return /execname == "getppid"/ { @r[arg0 == ${process.pid}] = count(); } tick-2s { exit(0); }`]);
-    await new Promise((r) => setTimeout(r, 1000));
+    const d = dtraceAsync(['-qn', `BEGIN { printf("ready\\n"); } syscall::getppid:return /execname == "getppid"/ { @r[arg0 == ${process.pid}] = count(); }`]);
+    await d.waitFor(/^ready$/m);
     spawnSync(getppid, ['10']);
+    d.child.kill('SIGINT');
     const r = await d.done;
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^\s+1\s+10$/m);

@@ -29,7 +29,19 @@ export function dtraceAsync(args: string[]) {
   child.stderr.on('data', (d) => (stderr += d));
   const done = new Promise<Result>((resolve) =>
     child.on('close', (status, signal) => resolve({ status, signal, stdout, stderr })));
-  return { child, done, out: () => stdout, err: () => stderr };
+  /** Resolves once stdout matches `re` (e.g. a BEGIN clause's "ready" line: BEGIN's records are
+   *  drained only after every probe is attached); rejects if dtrace ends first or after `ms`. */
+  const waitFor = (re: RegExp, ms = 60_000) => new Promise<void>((resolve, reject) => {
+    const started = Date.now();
+    const poll = () => {
+      if (re.test(stdout)) return resolve();
+      if (child.exitCode !== null || child.signalCode !== null) return reject(new Error(`dtrace ended before ${re}: ${stderr}`));
+      if (Date.now() - started > ms) return reject(new Error(`no ${re} from dtrace in ${ms} ms: ${stderr}`));
+      setTimeout(poll, 20);
+    };
+    poll();
+  });
+  return { child, done, out: () => stdout, err: () => stderr, waitFor };
 }
 
 /** Why kernel tests cannot run here, or null when they can. */
