@@ -19,6 +19,7 @@ import { dumpDof } from '../../src/dof/dump.js';
 import { dofdumpMain } from '../../src/cli/dofdump.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { rng } from '../helpers/rng.js';
 
 const CORPUS = path.join(import.meta.dirname, '../e2e/corpus');
 const registry = probeRegistry();
@@ -113,17 +114,6 @@ describe('DOF round trip of the end-to-end corpus', () => {
   }
 });
 
-/** A deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Read damaged DOF: it may decode (the damage hit padding or a value) or fail with "DOF: ...". */
 function readDamaged(buf: Buffer): void {

@@ -15,6 +15,7 @@ import * as F from '../../src/dof/constants.js';
 import { readDof, validateDifo } from '../../src/dof/reader.js';
 import { writeDof } from '../../src/dof/writer.js';
 import type { ActionDescription, DifType, Difo, Program } from '../../src/dof/program.js';
+import { rng } from '../helpers/rng.js';
 
 const INT64: DifType = { kind: D.DIF_TYPE_CTF, ckind: D.CTF_K_INTEGER, flags: 0, size: 8 };
 const INT32: DifType = { kind: D.DIF_TYPE_CTF, ckind: D.CTF_K_INTEGER, flags: 0, size: 4 };
@@ -155,17 +156,6 @@ function cstr(dof: Buffer, strtab: Sec, off: number): string {
   return dof.toString('utf8', start, dof.indexOf(0, start));
 }
 
-/** A small deterministic PRNG (mulberry32), so a failing fuzz case can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('DOF writer', () => {
   it('writes the DOF header a DTrace kernel expects', () => {

@@ -8,6 +8,7 @@ import vm from 'node:vm';
 import { compile, SourceError } from '../../src/compiler/compile.js';
 import { DtraceError } from '../../src/compiler/errors.js';
 import { ProbeRegistry } from '../../src/providers/registry.js';
+import { rng } from '../helpers/rng.js';
 
 const CORPUS = path.join(import.meta.dirname, '../e2e/corpus');
 const PROGRAMS = 3000;
@@ -33,17 +34,6 @@ const TOKENS = [
   '\n', ' ', 'printf("%d", 1)', 'trace(1)', 'exit(0)', ': 3', 'struct s', 'struct task_struct',
 ];
 
-/** A small deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function mutate(src: string, others: string[], rand: () => number): string {
   const pick = (n: number) => Math.floor(rand() * n);
