@@ -99,18 +99,6 @@ function lookup(a: BpfAsm, fd: number, key: { reg: number } | { imm: number }): 
   a.call(HELPER.map_lookup_elem);
 }
 
-/** perf_event_output of `size` bytes at mem offset `off`. */
-function output(t: ProbeTranslator, off: number, size: number): void {
-  const a = t.a;
-  a.mov(R1, R9);
-  a.ldMap(R2, t.env.eventsFd);
-  a.ld64(R3, BigInt(BPF_F_CURRENT_CPU));
-  a.mov(R4, R8);
-  a.aluImm(ALU.ADD, R4, off);
-  a.movImm(R5, size);
-  a.call(HELPER.perf_event_output);
-}
-
 /** R3 = the generation bits of state word R1 with state `state` (and no CPU). */
 function sameGeneration(a: BpfAsm, state: number): void {
   a.mov(R3, R1);
@@ -334,7 +322,7 @@ function headerOnlyRecord(t: ProbeTranslator, s: EcbScratch, tagReg: number): vo
   a.stx(4, R8, s.record, R2);
   a.ldx(8, R2, R8, mem.buf + 8);
   a.stx(8, R8, s.record + 8, R2);
-  output(t, s.record, RECORD_HEADER_SIZE);
+  t.output(s.record, RECORD_HEADER_SIZE);
 }
 
 function commitOrDiscard(t: ProbeTranslator, commit: boolean, next: Label): void {

@@ -353,7 +353,8 @@ export class ProbeTranslator {
     throw new TranslateError('tuple record without an aggregation', this.ecbIndex, i + 1);
   }
 
-  private output(off: number, size: number): void {
+  /** perf_event_output of `size` bytes at scratch offset `off` to this CPU's buffer. */
+  output(off: number, size: number): void {
     const a = this.a;
     a.mov(R1, R9);
     a.ldMap(R2, this.env.eventsFd);
