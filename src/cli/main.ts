@@ -22,6 +22,7 @@ import { announceProcess } from '../providers/usdt.js';
 import { VERSION } from '../version.js';
 import { DESTRUCTIVE_NOT_ALLOWED, usesDestructiveActions } from '../compiler/destructive.js';
 import { API_VERSION, USAGE } from './usage.js';
+import { traceTimers } from './timers.js';
 
 
 /** dtrace(1)'s exit statuses. */
@@ -385,6 +386,7 @@ async function run(argv: string[]): Promise<number> {
       write('\n'); // after the terminal's ^C, even when quiet
       return;
     }
+    consumer.abandon();
     device.close();
     procs.release();
     if (outFd !== null) closeSync(outFd);
@@ -403,20 +405,28 @@ async function run(argv: string[]): Promise<number> {
   if (isSet(options, 'destructive')) notice('allowing destructive actions');
   procs.resume();
 
-  // Drain at the switch rate (default 10 times a second).
-  const switchNs = Number(options.get('switchrate') ?? 100_000_000);
-  const switchMs = Math.max(1, Math.round(switchNs / 1e6));
+  // The trace loop. Records are drained whenever they arrive, and at least at the switch rate;
+  // the aggregation snapshot (its drop reports), the status check (dynamic variable and
+  // speculation drops) and the speculation cleaner each run at their own rate (timers.ts).
+  const timers = traceTimers(options);
   const tracedAllExited = () => procs.procs.length > 0 && procs.live === 0;
   while (consumer.exitStatus === null && interrupted === 0 && !tracedAllExited() && !consumer.filled) {
-    await device.wait(switchMs);
+    await device.wait(timers.msUntilNext());
     consumer.consume();
+    const due = timers.due();
+    if (due.has('aggrate')) consumer.snapshotAggregations();
+    if (due.has('statusrate')) consumer.status();
+    if (due.has('cleanrate')) consumer.clean();
   }
   device.stop();
   consumer.consume();
   consumer.flush(); // bufpolicy=ring: the buffers' contents are printed only now
-  // dtrace ends its output with a newline, then the aggregations, even when quiet.
-  write('\n');
-  consumer.printAggregations();
+  // Once stopped, DTrace checks the status one last time and snapshots the aggregations.
+  consumer.status();
+  consumer.snapshotAggregations();
+  // dtrace ends its output with a newline, then the aggregations, even when quiet; under
+  // -x oformat the document ends, with the aggregations only under -O.
+  consumer.finish(count('O') > 0);
   device.close();
   procs.release();
   if (outFd !== null) closeSync(outFd);

@@ -16,6 +16,7 @@ import { FlowIndent, flowHeading } from './flowindent.js';
 import { formatPrint, isPrintFormat } from './print.js';
 import { BufferPolicy, type BufferPolicyName } from './bufpolicy.js';
 import { configureStacks, formatSymbolicRecord, isSymbolicAction, printfSymbols } from './stacks.js';
+import { JsonOutput, parseOformat } from './oformat.js';
 
 export interface ConsumerOptions {
   quiet: boolean;
@@ -45,6 +46,8 @@ export class Consumer {
   private speculations: Speculations;
   /** Symbol lookups for printf's %a, %A and %k. */
   private symbols: ReturnType<typeof printfSymbols>;
+  /** -x oformat=json: records, drops and aggregations go to one JSON document (oformat.ts). */
+  private json: JsonOutput | null = null;
 
   constructor(private device: Device, private enabled: EnableResult, private opts: ConsumerOptions) {
     for (const p of enabled.probes) this.byEpid.set(p.epid, p);
@@ -55,16 +58,38 @@ export class Consumer {
     this.rawbytes = optionSet(opts.options, 'rawbytes');
     this.policy = new BufferPolicy(opts.bufpolicy ?? 'switch', opts.bufsize ?? 4 * 1024 * 1024, (r) => this.isEndRecord(r));
     this.aggs = new Aggregations(device, enabled.aggregations, { ...aggSortOptions(opts.options), aggzoom: optionSet(opts.options, 'aggzoom'), strsize: opts.strsize, ...printfSymbols() });
+    const oformat = parseOformat(opts.options?.get('oformat'));
+    if (oformat.format === 'json') this.json = new JsonOutput(opts.out, oformat.pretty);
   }
 
   /** Drain every CPU buffer once and print what it held. */
   consume(): void {
     this.process(this.device.drain());
     this.aggs.rememberProcesses();
-    // Dynamic variable drops, as DTrace reports them from its status.
+  }
+
+  /** The status check (at -x statusrate): dynamic variable and speculation drops, as DTrace reports them. */
+  status(): void {
     const dyn = this.device.dynamicVariableDrops();
-    if (dyn > 0) this.opts.err(`dtrace: ${dyn} dynamic variable drop${dyn === 1 ? '' : 's'}\n`);
-    this.speculations.report(this.opts.err);
+    if (dyn > 0) this.drop(`dtrace: ${dyn} dynamic variable drop${dyn === 1 ? '' : 's'}\n`);
+    this.speculations.report((text) => this.drop(text));
+  }
+
+  /** The aggregation snapshot (at -x aggrate): its drops, "N aggregation drops on CPU C". */
+  snapshotAggregations(): void {
+    const drops = this.aggs.drops();
+    if (drops) this.drop(drops);
+  }
+
+  /** A drop report: on stderr, or DROP entries of the JSON document. */
+  private drop(text: string): void {
+    if (this.json) this.json.drops(text);
+    else this.opts.err(text);
+  }
+
+  /** The speculation cleaner (at -x cleanrate): free the speculations whose markers were seen. */
+  clean(): void {
+    this.speculations.clean();
   }
 
   /** fill: a buffer has filled; tracing should stop as if exit() had been called. */
@@ -98,11 +123,9 @@ export class Consumer {
 
   private print(buffers: CpuBuffer[]): void {
     for (const b of buffers) {
-      if (b.lost > 0) this.opts.err(`dtrace: ${b.lost} drop${b.lost === 1 ? '' : 's'} on CPU ${b.cpu}\n`);
+      if (b.lost > 0) this.drop(`dtrace: ${b.lost} drop${b.lost === 1 ? '' : 's'} on CPU ${b.cpu}\n`);
       b.records.forEach((rec, i) => this.record(b.cpu, rec, this.flow ? this.nextProbe(b.records, i) : null));
     }
-    const drops = this.aggs.drops();
-    if (drops) this.opts.err(drops);
   }
 
   /** -F looks ahead: the enabled probe of the next (non-fault) record in the same buffer. */
@@ -126,6 +149,10 @@ export class Consumer {
       return;
     }
     const data = raw.subarray(RECORD_HEADER_SIZE);
+    if (this.json) {
+      this.noteExit(raw);
+      return this.json.record(cpu, ep, data, { aggs: this.aggs, printf: this.symbols });
+    }
     const { quiet } = this.opts;
     let line = '';
     if (this.flow) {
@@ -214,6 +241,21 @@ export class Consumer {
   /** Print every aggregation, as dtrace does at exit. */
   printAggregations(): void {
     this.opts.out(this.aggs.formatAll());
+  }
+
+  /**
+   * The end of the output: a newline and every aggregation printa() has not printed; under
+   * oformat the end of the document, with those aggregations only when asked (-O).
+   */
+  finish(structuredAggregations: boolean): void {
+    if (this.json) return this.json.close(structuredAggregations ? this.aggs.pendingTables() : []);
+    this.opts.out('\n');
+    this.printAggregations();
+  }
+
+  /** dtrace ends at once (a second signal): a JSON document is still closed. */
+  abandon(): void {
+    this.json?.close();
   }
 }
 

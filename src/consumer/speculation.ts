@@ -26,8 +26,16 @@ export class Speculations {
   private held = new Map<number, Held>(); // by id and generation (key())
   private decided = new Map<number, Map<number, boolean>>(); // id -> generation -> committed
   private drops = 0;
+  /** Committed or discarded speculations waiting for the cleaner, by id and generation. */
+  private toClean: [number, number][] = [];
 
   constructor(private device: Device) {}
+
+  /** DTrace's cleaner: speculations committed on several CPUs or discarded become free again. */
+  clean(): void {
+    for (const [id, gen] of this.toClean) this.device.cleanSpeculation?.(id, gen);
+    this.toClean = [];
+  }
 
   /** A tagged record: the records to print now, their tags cleared, in order. */
   take(cpu: number, raw: Buffer, tag: number): HeldRecord[] {
@@ -49,7 +57,8 @@ export class Speculations {
     const commit = kind === SPEC_TAG.COMMIT || kind === SPEC_TAG.COMMIT_CLEAN;
     if (!commit && kind !== SPEC_TAG.DISCARD && kind !== SPEC_TAG.DISCARD_CLEAN) return [];
     this.decide(id, gen, commit);
-    if (kind === SPEC_TAG.COMMIT_CLEAN || kind === SPEC_TAG.DISCARD_CLEAN) this.device.cleanSpeculation?.(id, gen);
+    // Returned to INACTIVE by the next clean() (the cleaner, at -x cleanrate), not at once.
+    if (kind === SPEC_TAG.COMMIT_CLEAN || kind === SPEC_TAG.DISCARD_CLEAN) this.toClean.push([id, gen]);
     const h = this.held.get(key(id, gen));
     this.held.delete(key(id, gen));
     if (!h || !commit) return [];
