@@ -349,6 +349,29 @@ Napi::Value ProgTestRun(const Napi::CallbackInfo& info) {
   return Napi::Number::New(env, attr.test.retval);
 }
 
+// BPF_RAW_TRACEPOINT_OPEN: a raw tracepoint program on the tracepoint `name`; returns the fd
+// whose close detaches it.
+Napi::Value RawTracepointOpen(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!info[0].IsString()) {
+    ThrowType(env, "name must be a string");
+    return env.Undefined();
+  }
+  std::string name = info[0].As<Napi::String>().Utf8Value();
+  int progFd;
+  if (!ArgFd(info, 1, &progFd)) return env.Undefined();
+  union bpf_attr attr;
+  memset(&attr, 0, sizeof attr);
+  attr.raw_tracepoint.name = Ptr(name.c_str());
+  attr.raw_tracepoint.prog_fd = static_cast<uint32_t>(progFd);
+  long fd = SysBpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
+  if (fd < 0) {
+    ThrowErrno(env, What("BPF_RAW_TRACEPOINT_OPEN") + " " + name, errno);
+    return env.Undefined();
+  }
+  return Napi::Number::New(env, static_cast<double>(fd));
+}
+
 Napi::Value BtfLoad(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   Napi::Buffer<uint8_t> data;
@@ -414,6 +437,7 @@ void RegisterBpf(Napi::Env env, Napi::Object exports) {
   exports.Set("mapFreeze", Napi::Function::New(env, MapFreeze, "mapFreeze"));
   exports.Set("progLoad", Napi::Function::New(env, ProgLoad, "progLoad"));
   exports.Set("progTestRun", Napi::Function::New(env, ProgTestRun, "progTestRun"));
+  exports.Set("rawTracepointOpen", Napi::Function::New(env, RawTracepointOpen, "rawTracepointOpen"));
   exports.Set("btfLoad", Napi::Function::New(env, BtfLoad, "btfLoad"));
   exports.Set("progGetNextId", Napi::Function::New(env, ProgGetNextId, "progGetNextId"));
   exports.Set("mapGetNextId", Napi::Function::New(env, MapGetNextId, "mapGetNextId"));

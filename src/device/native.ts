@@ -102,6 +102,7 @@ interface Addon {
   mapFreeze(fd: number): void;
   progLoad(o: ProgLoadOptions): number;
   progTestRun(fd: number, ctx: Buffer | null, flags?: number, cpu?: number): number;
+  rawTracepointOpen(name: string, progFd: number): number;
   btfLoad(data: Buffer): number;
   progGetNextId(startId: number): number | null;
   mapGetNextId(startId: number): number | null;
@@ -193,6 +194,8 @@ export const native = {
   /** BPF_PROG_TEST_RUN; returns the program's return value. */
   progTestRun: (fd: number, ctx: Buffer | null, flags = 0, cpu = 0): number =>
     addon().progTestRun(fd, ctx, flags, cpu),
+  /** BPF_RAW_TRACEPOINT_OPEN: a raw tracepoint program on tracepoint `name`; close the fd to detach. */
+  rawTracepointOpen: (name: string, progFd: number): number => addon().rawTracepointOpen(name, progFd),
   /** BPF_BTF_LOAD of raw BTF (header, types, strings). */
   btfLoad: (data: Buffer): number => addon().btfLoad(data),
   /** BPF_PROG_GET_NEXT_ID: ids of all loaded programs, for leak checks; null after the last. */

@@ -11,6 +11,12 @@ export type Attach =
   /** A static tracepoint: tracefs events/GROUP/EVENT (BPF_PROG_TYPE_TRACEPOINT). */
   | { kind: 'tracepoint'; group: string; event: string }
   /**
+   * A tracepoint's raw arguments (BPF_PROG_TYPE_RAW_TRACEPOINT: the context is the u64 arguments
+   * of the kernel's trace_EVENT call). taskArg: the argument holding the task_struct of the thread
+   * the probe describes instead of the current one (its pid, execname, self-> variables, ...).
+   */
+  | { kind: 'rawTracepoint'; event: string; taskArg?: number }
+  /**
    * A timer: a PERF_COUNT_SW_CPU_CLOCK perf event with this sample period
    * (BPF_PROG_TYPE_PERF_EVENT). profile-N fires on every CPU (perCpu), tick-N on one CPU only.
    */

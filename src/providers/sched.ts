@@ -1,27 +1,69 @@
-// The sched provider, from the scheduler's tracepoints:
+// The sched provider, from the scheduler's sched_switch tracepoint:
 //   sched:::off-cpu  sched:sched_switch, in the thread leaving the CPU; arg0 is the pid (thread
 //                    id) of the thread that runs next (DTrace: args[0] lwpsinfo_t *, args[1]
 //                    psinfo_t * of that thread; plain integer and untyped until translators).
-// sched:::on-cpu must fire in the thread arriving on the CPU. Nothing this kernel lets us attach
-// to runs there: sched_switch runs in the leaving thread, the perf context-switch event fires on
-// the way out too, and DTrace for Linux's fbt::schedule_tail (only a new task's first run anyway)
-// needs kprobes. Firing it from sched_switch would give it the leaving thread's pid, tid,
-// execname and curthread, so it is not offered; dtrace(1) says so under NOTES.
+//   sched:::on-cpu   the same tracepoint, attached raw: its arguments are (preempt, prev, next,
+//                    ...), and the probe's context task is `next`, the thread arriving on the CPU
+//                    (src/device/linux/context-task.ts). pid, tid, execname, curthread,
+//                    curpsinfo/curlwpsinfo, ppid, uid, gid, progenyof() and self-> variables are
+//                    the arriving thread's, as in DTrace; no arguments, as in DTrace.
+// DTrace for Linux fires on-cpu from fbt in finish_task_switch/schedule_tail, inside the arriving
+// thread; this kernel has no kprobes and refuses fentry, so on-cpu fires a little earlier, while
+// the leaving thread still runs. What is read from the running thread rather than from its task
+// is therefore the leaving thread's: stack() and ustack() (bpf_get_stack), user memory (copyin,
+// copyinstr, user loads), and the destructive actions raise(), stop() and copyout. dtrace(1)'s
+// NOTES say so.
 
-import type { Probe, Provider } from './provider.js';
+import { loadKernelBtf } from '../btf/btf.js';
+import type { Attach, Probe, Provider } from './provider.js';
 import { STABLE_PROVIDER_ATTRIBUTES } from './proc.js';
 import { derivedProbes, namedFieldArgs, type DerivedProbe } from './tracepoint-probe.js';
-import { tracefsRoot } from './tracefs.js';
+import { eventExists, tracefsRoot } from './tracefs.js';
 
 const PROBES: DerivedProbe[] = [
   { name: 'off-cpu', group: 'sched', event: 'sched_switch', args: namedFieldArgs(['next_pid']) },
 ];
+
+/**
+ * sched:::on-cpu: a raw tracepoint program on sched_switch whose context task is the raw argument
+ * holding `next`, found from the tracepoint's prototype in the kernel's BTF on first use.
+ */
+class OnCpuProbe implements Probe {
+  id = 0;
+  readonly provider = 'sched';
+  readonly module = 'vmlinux';
+  readonly func = '';
+  readonly name = 'on-cpu';
+  readonly args = [];
+  private cached: Attach | null = null;
+  get attach(): Attach {
+    return (this.cached ??= { kind: 'rawTracepoint', event: 'sched_switch', taskArg: nextTaskArg() });
+  }
+}
+
+/**
+ * The index, among a raw sched_switch program's u64 arguments, of `next`: the second
+ * `struct task_struct *` parameter of btf_trace_sched_switch (void *__data, bool preempt,
+ * struct task_struct *prev, struct task_struct *next, ...), less the __data the program does
+ * not see.
+ */
+function nextTaskArg(): number {
+  const btf = loadKernelBtf();
+  const ptr = btf.resolvedType(btf.get('btf_trace_sched_switch', 'typedef').id);
+  const proto = ptr.kind === 'ptr' ? btf.resolvedType(ptr.target) : ptr;
+  if (proto.kind !== 'func_proto') throw new Error('btf_trace_sched_switch is not a function pointer');
+  const tasks = proto.params.flatMap((p, i) => (btf.typeName(p.type) === 'struct task_struct *' ? [i] : []));
+  if (tasks.length < 2) throw new Error('sched_switch has no prev and next task arguments');
+  return tasks[1] - 1;
+}
 
 export class SchedProvider implements Provider {
   readonly name = 'sched';
   readonly attributes = STABLE_PROVIDER_ATTRIBUTES;
   constructor(private readonly root?: string) {}
   list(): Probe[] {
-    return derivedProbes('sched', PROBES, this.root ?? tracefsRoot());
+    const root = this.root ?? tracefsRoot();
+    const onCpu = eventExists('sched', 'sched_switch', root) ? [new OnCpuProbe()] : [];
+    return [...derivedProbes('sched', PROBES, root), ...onCpu];
   }
 }

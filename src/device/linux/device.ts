@@ -25,7 +25,7 @@ import {
   type AggregationMap, type EcbPlan, type MemLayout, ProbeTranslator, TranslateError, isAggregation,
   roundUp,
 } from './translate.js';
-import { taskOffsets } from './kernel-types.js';
+import { taskFields, taskOffsets } from './kernel-types.js';
 import { planVariables } from './variables.js';
 import { aggInitialValue, aggIsKeyed, aggValueSize, isAggIncrement } from './aggregate.js';
 import { attachUprobeMulti, BPF_TRACE_UPROBE_MULTI, emitPidFilter, emitUserArg, isUserArg, uprobeEvents, uprobeFailure, uprobeMultiSupported } from './uprobe.js';
@@ -251,6 +251,8 @@ export class LinuxDevice implements Device {
           probeStrings: probeStrings.get(probe.id)!, probeId: probe.id, globals,
           activityOffset: 0, aggregations, aggInitFd, aggDropsFd: this.aggDropsFd, task: needsTask ? taskOffsets() : null, walltimeOffsetNs,
           errno: probe.errno, vars, shared: shared?.shared, spec: this.spec?.env, errorProbe,
+          contextTask: probe.attach.kind === 'rawTracepoint' && probe.attach.taskArg !== undefined
+            ? { arg: probe.attach.taskArg, fields: taskFields() } : undefined,
         },
         shared ? shared.loadArgs : argLoader(probe),
         probe.attach.kind !== 'dtrace',
@@ -495,6 +497,15 @@ export class LinuxDevice implements Device {
           throw new DeviceError(`failed to enable ${describe(lp.probe)}: ${uprobeFailure(at, e)}`);
         }
       }
+    } else if (at.kind === 'rawTracepoint') {
+      let fd: number;
+      try {
+        fd = native.rawTracepointOpen(at.event, lp.progFd);
+      } catch (e) {
+        throw new DeviceError(`failed to enable ${describe(lp.probe)}: ${(e as Error).message}`);
+      }
+      this.fds.push(fd);
+      lp.events.push(fd);
     } else if (at.kind === 'profile') {
       const cpus = at.perCpu ? this.onlineCpus : this.onlineCpus.slice(0, 1);
       for (const cpu of cpus) open({ type: PERF_TYPE_SOFTWARE, config: PERF_COUNT_SW_CPU_CLOCK, samplePeriod: at.periodNs, pid: -1, cpu });
@@ -568,8 +579,8 @@ function memLayout(strsize: number, maxData: number, maxKey: number, probeInfoWo
   const scratch = take(scratchMax);
   const probeInfo = take(4 * probeInfoWords);
   const errorArea = take(ERROR_AREA_SIZE);
-  const strtok = take(8);
-  return { errorArea, strtok, probeInfo, self, strtabBase, globalsBase, args, cpuinfo, tuple, cmpA, cmpB, key, keyMax: maxKey, aggIncr, buf, bufMax, scratch, scratchMax, size: off };
+  const strtok = take(8), task = take(8);
+  return { errorArea, strtok, task, probeInfo, self, strtabBase, globalsBase, args, cpuinfo, tuple, cmpA, cmpB, key, keyMax: maxKey, aggIncr, buf, bufMax, scratch, scratchMax, size: off };
 }
 
 interface EcbLayout {

@@ -15,3 +15,30 @@ export function taskOffsets(): { realParent: number; tgid: number } {
   }
   return task;
 }
+
+/** Where a task_struct keeps what the thread-derived built-ins read (context-task.ts). */
+export interface TaskFields {
+  pid: number;
+  tgid: number;
+  comm: number;
+  realParent: number;
+  cred: number;
+  /** In struct cred: uid and gid (kuid_t/kgid_t, one u32 each). */
+  credUid: number;
+  credGid: number;
+}
+
+let fields: TaskFields | null = null;
+
+export function taskFields(): TaskFields {
+  if (!fields) {
+    const btf = loadKernelBtf();
+    const at = (struct: string, member: string) => btf.memberPath(struct, member).byteOffset;
+    fields = {
+      pid: at('task_struct', 'pid'), tgid: at('task_struct', 'tgid'), comm: at('task_struct', 'comm'),
+      realParent: at('task_struct', 'real_parent'), cred: at('task_struct', 'cred'),
+      credUid: at('cred', 'uid'), credGid: at('cred', 'gid'),
+    };
+  }
+  return fields;
+}

@@ -75,9 +75,12 @@ function getStack(a: BpfAsm, off: number, size: number, flags: number): void {
 
 /**
  * Write a stack or symbol action's record at r8 + off (scratch memory: the record being built or
- * the aggregation key). `evaluate` emits the action's DIF object, leaving its value in r0.
+ * the aggregation key). `evaluate` emits the action's DIF object, leaving its value in r0;
+ * `probePid` the pid of the thread the probe describes (context-task.ts), whose address space
+ * usym/umod/uaddr addresses belong to. ustack() records the current thread's pid: the stack
+ * bpf_get_stack reads is always the current thread's.
  */
-export function emitStackRecord(a: BpfAsm, kind: number, arg: bigint, off: number, evaluate: () => void): void {
+export function emitStackRecord(a: BpfAsm, kind: number, arg: bigint, off: number, evaluate: () => void, probePid: () => void = () => currentPid(a)): void {
   switch (kind) {
     case D.DTRACEACT_STACK: {
       const n = Number(arg);
@@ -103,7 +106,7 @@ export function emitStackRecord(a: BpfAsm, kind: number, arg: bigint, off: numbe
       // usym, umod, uaddr: the address, then the pid before it.
       evaluate();
       a.stx(8, R8, off + 8, R0);
-      currentPid(a);
+      probePid();
       a.stx(8, R8, off, R0);
   }
 }

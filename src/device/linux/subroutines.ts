@@ -16,6 +16,7 @@ import { type ProbeTranslator, TranslateError } from './translate.js';
 import { emitSpeculationSubr } from './speculation.js';
 import { emitCopyout } from './destructive.js';
 import { emitStrtok } from './strtok.js';
+import { emitTask } from './context-task.js';
 
 /** One CALL site. */
 interface Call {
@@ -908,7 +909,7 @@ function progenyof(c: Call): void {
   const res = temp(t, 0), pid = temp(t, 1);
   a.st(8, R8, res, 0);
   arg(c, 0, R1), a.movsx(R1, R1, 32), a.stx(8, R8, pid, R1);
-  a.call(HELPER.get_current_task);
+  emitTask(t);
   a.mov(R6, R0);
   // R7 counts generations: a callee-saved register keeps its exact value across the helpers.
   loop(c, R7, 64, (brk) => {

@@ -29,6 +29,7 @@ import { isAggIncrement, translateAggregation } from './aggregate.js';
 import { type SpeculationEnv, emitMarkers, emitSpeculativeAction, emitSuppressionCheck } from './speculation.js';
 import { emitStackRecord, isStackAction } from './stack.js';
 import { emitDestructiveAction } from './destructive.js';
+import { type ContextTask, emitComm, emitPid, emitTask, emitTid, emitUidOrGid } from './context-task.js';
 import { type ErrorProbeEnv, emitErrorBlock, jumpToErrorBlock } from './error-probe.js';
 import {
   ALU, BpfAsm, FP, HELPER, JMP, Label, R0, R1, R2, R3, R4, R5, R8, R9,
@@ -59,6 +60,8 @@ export interface MemLayout {
   errorArea?: number;
   /** u64: where strtok(NULL, ...) goes on (strtok.ts). */
   strtok?: number;
+  /** u64: the context task's task_struct address, on probes with env.contextTask. */
+  task?: number;
 }
 
 /** Where each argument of the probe comes from, emitted by the provider's prologue. */
@@ -122,6 +125,8 @@ export interface TranslateEnv {
   errorProbe?: ErrorProbeEnv;
   /** Speculation maps and options (speculation.ts), when the program uses speculations. */
   spec?: SpeculationEnv;
+  /** The probe describes another thread than the current one (context-task.ts). */
+  contextTask?: ContextTask | undefined;
 }
 
 export class TranslateError extends Error {
@@ -227,6 +232,7 @@ export class ProbeTranslator {
     a.stx(8, R8, mem.strtabBase, R1);
     a.ldMapValue(R1, env.globalsFd, 0);
     a.stx(8, R8, mem.globalsBase, R1);
+    if (env.contextTask) a.ldx(8, R0, R9, 8 * env.contextTask.arg), a.stx(8, R8, mem.task!, R0);
     this.loadArgs(a, mem);
     const stackZeroing: number[] = [];
     for (let off = STACK_ZERO_FROM; off < 0; off += 8) stackZeroing.push(a.length), a.st(8, FP, off, 0);
@@ -242,7 +248,7 @@ export class ProbeTranslator {
     const emitted = a.length;
     const removed = process.env.DTRACE_BPF_NOOPT ? 0 : optimize(a, {
       self: mem.self,
-      memSlots: [mem.self, mem.strtabBase, mem.globalsBase, ...Array.from({ length: 10 }, (_, i) => mem.args + 8 * i)]
+      memSlots: [mem.self, mem.strtabBase, mem.globalsBase, ...(env.contextTask ? [mem.task!] : []), ...Array.from({ length: 10 }, (_, i) => mem.args + 8 * i)]
         .map((off) => ({ off, size: 8 })),
       stackZeroing,
     });
@@ -287,7 +293,7 @@ export class ProbeTranslator {
           const agg = this.aggregationFor(plan, i);
           this.zeroKey(plan, i, roundUp(agg.keySize, 8));
         }
-        if (isStackAction(act.kind)) emitStackRecord(a, act.kind, act.arg, mem.key + keyRec.offset, () => this.difo(act.difo!, next));
+        if (isStackAction(act.kind)) emitStackRecord(a, act.kind, act.arg, mem.key + keyRec.offset, () => this.difo(act.difo!, next), () => emitPid(this));
         else this.evaluateInto(act.difo!, mem.key + keyRec.offset, keyRec, next);
         continue;
       }
@@ -300,7 +306,7 @@ export class ProbeTranslator {
       }
       const rec = plan.records[i];
       if (rec && isStackAction(act.kind)) {
-        emitStackRecord(a, act.kind, act.arg, mem.buf + RECORD_HEADER_SIZE + rec.offset, () => this.difo(act.difo!, next));
+        emitStackRecord(a, act.kind, act.arg, mem.buf + RECORD_HEADER_SIZE + rec.offset, () => this.difo(act.difo!, next), () => emitPid(this));
         continue;
       }
       if (act.difo && rec && rec.size > 0) this.evaluateInto(act.difo, mem.buf + RECORD_HEADER_SIZE + rec.offset, rec, next);
@@ -372,9 +378,7 @@ export class ProbeTranslator {
    */
   private evaluateInto(difo: Difo, off: number, rec: RecordDescription, next: Label): void {
     if (rec.type === 'string' && isBareVariable(difo, D.DIF_VAR_EXECNAME)) {
-      const a = this.a;
-      a.mov(R1, R8), a.aluImm(ALU.ADD, R1, off), a.movImm(R2, Math.min(16, rec.size));
-      a.call(HELPER.get_current_comm);
+      emitComm(this, off, Math.min(16, rec.size));
       return;
     }
     this.difo(difo, next);
@@ -703,18 +707,15 @@ export class ProbeTranslator {
       return;
     }
     switch (id) {
+      // The thread's values come from the probe's context task (context-task.ts).
       case D.DIF_VAR_PID:
-        a.call(HELPER.get_current_pid_tgid), a.aluImm(ALU.RSH, R0, 32);
-        return;
+        return emitPid(this);
       case D.DIF_VAR_TID:
-        a.call(HELPER.get_current_pid_tgid), a.mov32(R0, R0);
-        return;
+        return emitTid(this);
       case D.DIF_VAR_UID:
-        a.call(HELPER.get_current_uid_gid), a.mov32(R0, R0);
-        return;
+        return emitUidOrGid(this, 'uid');
       case D.DIF_VAR_GID:
-        a.call(HELPER.get_current_uid_gid), a.aluImm(ALU.RSH, R0, 32);
-        return;
+        return emitUidOrGid(this, 'gid');
       case D.DIF_VAR_TIMESTAMP:
         a.call(HELPER.ktime_get_ns);
         return;
@@ -735,8 +736,7 @@ export class ProbeTranslator {
       case D.DIF_VAR_PROBENAME: return probeString(ps.name);
       case D.DIF_VAR_EXECNAME: {
         const off = this.scratch(16);
-        a.mov(R1, R8), a.aluImm(ALU.ADD, R1, off), a.movImm(R2, 16);
-        a.call(HELPER.get_current_comm);
+        emitComm(this, off, 16);
         a.ldx(8, R0, R8, mem.self), a.aluImm(ALU.ADD, R0, off);
         return;
       }
@@ -747,7 +747,7 @@ export class ProbeTranslator {
         return;
       case D.DIF_VAR_PPID: {
         if (!env.task) throw new TranslateError('ppid needs task_struct offsets from BTF', this.ecbIndex, this.actionIndex);
-        a.call(HELPER.get_current_task);
+        emitTask(this);
         a.aluImm(ALU.ADD, R0, env.task.realParent);
         this.readKernel(R0, 8);
         a.aluImm(ALU.ADD, R0, env.task.tgid);
@@ -769,8 +769,7 @@ export class ProbeTranslator {
         return;
       }
       case D.DIF_VAR_CURTHREAD:
-        a.call(HELPER.get_current_task);
-        return;
+        return emitTask(this);
       default:
         throw new TranslateError(`built-in variable ${D.DIF_VAR_NAME_BY_ID.get(id) ?? '0x' + id.toString(16)} is not supported by the Linux bridge yet`, this.ecbIndex, this.actionIndex);
     }

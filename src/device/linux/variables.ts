@@ -24,6 +24,7 @@ import * as D from '../../dif/constants.js';
 import type { Difo, Program } from '../../dof/program.js';
 import { ALU, FP, HELPER, JMP, R0, R1, R2, R3, R4, R8, type BpfAsm } from './bpf-asm.js';
 import { type ProbeTranslator, TranslateError, ZERO_KEY } from './translate.js';
+import { emitTid } from './context-task.js';
 
 /** What a hash element costs beside its key and value (about DTrace's dynvar header too). */
 const ENTRY_OVERHEAD = 48;
@@ -184,8 +185,7 @@ function buildKey(t: ProbeTranslator, env: VariableEnv, scope: number, kind: num
   if (scope !== D.DIFV_SCOPE_THREAD) a.st(8, R8, key + 8, 0);
   else {
     const have = a.label('tls.thread');
-    a.call(HELPER.get_current_pid_tgid);
-    a.mov32(R0, R0);
+    emitTid(t); // the probe's thread (context-task.ts)
     a.jmpImm(JMP.JNE, R0, 0, have);
     a.call(HELPER.get_smp_processor_id);
     a.aluImm(ALU.ADD, R0, 1);
