@@ -98,6 +98,7 @@ function readSettings(args: ParsedArgs): Settings {
         const eq = value!.indexOf('=');
         const name = eq < 0 ? value! : value!.slice(0, eq);
         setopt(name, eq < 0 ? null : value!.slice(eq + 1), `-x ${name}`);
+        if (name === 'libdir') s.libdirs.push(s.options.get('libdir')!); // as -L
         break;
       }
       case 'n': case 'P': case 'm': case 'f': case 'i': case 's':
@@ -301,7 +302,13 @@ async function run(argv: string[]): Promise<number> {
   }
   for (const [k, v] of compiled.program.options) options.set(k, v);
   quiet = isSet(options, 'quiet');
-  if (s.disassemble) err(disassembleProgram(compiled.program));
+  // -x verbose is the compiler's DIF listing flag, which -S sets.
+  if (s.disassemble || isSet(options, 'verbose')) err(disassembleProgram(compiled.program));
+  // -x core: a debugging aid of libdtrace, a core dump when dtrace exits.
+  if (isSet(options, 'core')) process.on('exit', () => {
+    err('libdtrace DEBUG: [ forcing coredump ]\n');
+    process.abort();
+  });
 
   if (listing) {
     openOutput();
@@ -336,7 +343,8 @@ async function run(argv: string[]): Promise<number> {
     // records to it and must not lose them first.
     bufsize: bufpolicy === 'switch' ? bufsize : Math.max(bufsize, 4 * 1024 * 1024),
     aggsize: Math.max(1024, Math.floor(Number(options.get('aggsize') ?? 4 * 1024 * 1024) / 64)),
-    verbose: s.verbose > 0 || isSet(options, 'debug'),
+    // The verifier's log of a refused program: -v, -x debug, or DTrace for Linux's -x bpflog.
+    verbose: s.verbose > 0 || isSet(options, 'debug') || isSet(options, 'bpflog'),
     dynvarsize: Number(options.get('dynvarsize') ?? 1024 * 1024),
     nspec: Number(options.get('nspec') ?? 1),
     specsize: Number(options.get('specsize') ?? 32 * 1024),
@@ -347,7 +355,7 @@ async function run(argv: string[]): Promise<number> {
   const cannotEnable = (e: unknown): Fatal => {
     device.close();
     if (e instanceof DeviceError) {
-      if (e.log && (s.verbose > 0 || isSet(options, 'debug'))) err(e.log + '\n');
+      if (e.log && (s.verbose > 0 || isSet(options, 'debug') || isSet(options, 'bpflog'))) err(e.log + '\n');
       // A probe the kernel refused fails the whole enabling, as in DTrace ("failed to enable ...").
       return new Fatal(e.message.startsWith('failed to enable ') ? e.message : `could not enable tracing: ${e.message}`);
     }

@@ -4,6 +4,8 @@
 // Values are normalized into strings for the options map: sizes in bytes, rates and times in
 // nanoseconds, booleans as "set" or "unset" (use isSet()).
 
+import { API_VERSION } from './usage.js';
+
 /** A rejected option. The message is dtrace(1)'s `failed to set -x NAME: REASON`. */
 export class OptionError extends Error {
   constructor(readonly option: string, readonly reason: string) {
@@ -21,15 +23,17 @@ export const INVALID_VALUE = 'Invalid value for specified option';
  *  rate     a frequency (bare number or "hz") or an interval with a time suffix
  *  string   any non-empty text
  *  enum     one of a fixed set of words
- *  version  a D API version, major.minor[.micro]
+ *  version  a D API version, major.minor[.micro], no newer than this compiler's
+ *  iregs    the number of DIF integer registers: only all 8 are enough
+ *  lockmem  a size, or "unlimited"
  */
-type Kind = 'flag' | 'runtime' | 'size' | 'rate' | 'string' | 'enum' | 'version';
+type Kind = 'flag' | 'runtime' | 'size' | 'rate' | 'string' | 'enum' | 'version' | 'iregs' | 'lockmem';
 
-const OPTIONS: Record<string, { kind: Kind; values?: string[] }> = {
+const OPTIONS: Record<string, { kind: Kind; values?: string[]; caseless?: boolean }> = {
   // compiler options
   amin: { kind: 'string' },
   argref: { kind: 'flag' },
-  core: { kind: 'string' },
+  core: { kind: 'flag' },
   cpp: { kind: 'flag' },
   cpphdrs: { kind: 'flag' },
   cpppath: { kind: 'string' },
@@ -42,15 +46,15 @@ const OPTIONS: Record<string, { kind: Kind; values?: string[] }> = {
   errtags: { kind: 'flag' },
   evaltime: { kind: 'enum', values: ['exec', 'preinit', 'postinit', 'main'] },
   incdir: { kind: 'string' },
-  iregs: { kind: 'runtime' },
+  iregs: { kind: 'iregs' },
   kdefs: { kind: 'flag' },
   knodefs: { kind: 'flag' },
-  late: { kind: 'enum', values: ['load', 'exec'] },
+  late: { kind: 'enum', values: ['dynamic', 'static'] },
   lazyload: { kind: 'flag' },
   ldpath: { kind: 'string' },
   libdir: { kind: 'string' },
   linkmode: { kind: 'enum', values: ['kernel', 'primary', 'dynamic', 'static'] },
-  linktype: { kind: 'enum', values: ['elf', 'dof'] },
+  linktype: { kind: 'enum', values: ['elf', 'dof'], caseless: true },
   modpath: { kind: 'string' },
   nolibs: { kind: 'flag' },
   pgmax: { kind: 'runtime' },
@@ -80,7 +84,7 @@ const OPTIONS: Record<string, { kind: Kind; values?: string[] }> = {
   grabanon: { kind: 'runtime' },
   jstackframes: { kind: 'runtime' },
   jstackstrsize: { kind: 'size' },
-  lockmem: { kind: 'size' },
+  lockmem: { kind: 'lockmem' },
   maxframes: { kind: 'runtime' },
   nspec: { kind: 'runtime' },
   pcapsize: { kind: 'size' },
@@ -92,7 +96,7 @@ const OPTIONS: Record<string, { kind: Kind; values?: string[] }> = {
   temporal: { kind: 'runtime' },
   ustackframes: { kind: 'runtime' },
   // consumer options, which may change while tracing
-  aggpercpu: { kind: 'runtime' },
+  aggpercpu: { kind: 'flag' },
   aggrate: { kind: 'rate' },
   aggsortkey: { kind: 'runtime' },
   aggsortkeypos: { kind: 'runtime' },
@@ -150,11 +154,51 @@ export function parseRateNs(v: string): bigint | null {
   return mult === undefined ? null : n * mult;
 }
 
+/** The D API version this compiler implements (dtrace -V: "Sun D 1.13"). */
+const D_VERSION = API_VERSION.replace(/^.* /, '');
+const DIF_REGS = 8;
+
+/** A version major.minor[.micro] as one comparable number (DTrace's 8.12.12 bits), or null. */
+function versionNumber(text: string): number | null {
+  const m = /^(\d+)\.(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!m) return null;
+  const [maj, min, mic] = [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)];
+  if (maj > 0xff || min > 0xfff || mic > 0xfff) return null;
+  return maj * 2 ** 24 + min * 2 ** 12 + mic;
+}
+
+/**
+ * Options DTrace documents that mean something this dtrace cannot do: refused with the reason
+ * (after their value is checked), rather than accepted and ignored.
+ */
+const REFUSED: Record<string, (value: string) => string | null> = {
+  amin: () => 'stability minimums are not enforced by this dtrace',
+  cpu: () => 'tracing a single CPU is not supported by the Linux device',
+  ctypes: () => 'no CTF is written on Linux: C types come from the kernel\'s BTF',
+  dtypes: () => 'no CTF is written on Linux: D types come from the kernel\'s BTF',
+  evaltime: (v) => (v === 'exec' ? null : 'a command started by -c is stopped at its exec; only evaltime=exec is supported'),
+  grabanon: () => 'anonymous tracing is not available on Linux: it needs the Solaris DTrace driver, which keeps enablings from boot on',
+  knodefs: () => 'unresolved kernel symbols are always an error here',
+  late: (v) => (v === 'static' ? null : 'translators are always applied statically here'),
+  linktype: (v) => (v === 'elf' ? null : 'dtrace -G writes ELF objects only'),
+  nolibs: () => 'the D library (lib/dtrace) is always loaded',
+  pspec: () => 'not supported by this compiler',
+  syslibdir: () => 'the system D library directory is fixed; use -L or -x libdir to add one',
+  tree: () => 'this compiler does not dump its parse trees',
+};
+
 /**
  * Validate one option as dtrace_setopt() does; value is null when none was given (`-x name`).
  * Returns [name, normalized value].
  */
 export function parseOptionValue(name: string, value: string | null): [string, string] {
+  const parsed = validateOption(name, value);
+  const why = REFUSED[name]?.(parsed[1]);
+  if (why) throw new OptionError(name, why);
+  return parsed;
+}
+
+function validateOption(name: string, value: string | null): [string, string] {
   const opt = OPTIONS[name];
   if (!opt) throw new OptionError(name, INVALID_NAME);
   const bad = () => new OptionError(name, INVALID_VALUE);
@@ -181,12 +225,31 @@ export function parseOptionValue(name: string, value: string | null): [string, s
       if (t === null) throw bad();
       return [name, t.toString()];
     }
-    case 'version':
-      if (value === null || !/^\d+\.\d+(\.\d+)?$/.test(value)) throw bad();
+    case 'version': {
+      if (value === null) throw bad();
+      const v = versionNumber(value);
+      if (v === null) throw new OptionError(name, 'Version is not properly formatted or is too large');
+      if (v > versionNumber(D_VERSION)!) throw new OptionError(name, 'Requested version is not supported by compiler');
       return [name, value];
-    case 'enum':
-      if (value === null || !opt.values!.includes(value)) throw bad();
-      return [name, value];
+    }
+    case 'iregs': {
+      // DIF has 8 integer registers and the code generator needs them all.
+      const n = value === null ? NaN : Number.parseInt(value, 10);
+      if (!(n > 0 && n <= DIF_REGS)) throw bad();
+      if (n < DIF_REGS) throw new OptionError(name, 'Insufficient registers to generate code');
+      return [name, String(n)];
+    }
+    case 'lockmem': {
+      if (value === 'unlimited') return [name, value];
+      const s = value === null ? null : parseSize(value);
+      if (s === null) throw bad();
+      return [name, s.toString()];
+    }
+    case 'enum': {
+      const v = value !== null && opt.caseless ? value.toLowerCase() : value;
+      if (v === null || !opt.values!.includes(v)) throw bad();
+      return [name, v];
+    }
     default:
       if (value === null || value === '') throw bad();
       return [name, value];

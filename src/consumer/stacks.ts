@@ -23,6 +23,15 @@ let indentation = STACK_INDENT;
 export function configureStacks(options: Map<string, string> | undefined): void {
   const v = Number(options?.get('stackindent'));
   indentation = options?.has('stackindent') && Number.isInteger(v) && v >= 0 ? v : STACK_INDENT;
+  const nr = options?.get('noresolve');
+  noresolve = nr !== undefined && nr !== 'unset';
+}
+
+/** -x noresolve: user addresses are printed as addresses, not resolved to symbols. */
+let noresolve = false;
+
+function lookupUser(s: Symbolizer, pid: number, pc: bigint): ReturnType<Symbolizer['user']['lookup']> | null {
+  return noresolve ? null : s.user.lookup(pid, pc);
 }
 
 const SYMBOLIC = new Set([
@@ -73,7 +82,7 @@ export function stackFrames(kind: number, arg: bigint, data: Buffer, at: number,
 
 /** A user address as dtrace_uaddr2str prints it. */
 function uaddrText(s: Symbolizer, pid: number, pc: bigint): string {
-  return frameText(pc, pid > 0 ? s.user.lookup(pid, pc) : null);
+  return frameText(pc, pid > 0 ? lookupUser(s, pid, pc) : null);
 }
 
 /** The text of one stack or symbol record (at `at` in `data`), as DTrace prints it. */
@@ -102,13 +111,13 @@ export function formatSymbolic(kind: number, arg: bigint, data: Buffer, at: numb
     case D.DTRACEACT_UADDR: {
       const pid = Number(u64(0));
       let pc = u64(1);
-      if (kind === D.DTRACEACT_USYM && pid > 0) pc = s.user.lookup(pid, pc)?.start ?? pc;
+      if (kind === D.DTRACEACT_USYM && pid > 0) pc = lookupUser(s, pid, pc)?.start ?? pc;
       return field(uaddrText(s, pid, pc));
     }
     case D.DTRACEACT_UMOD: {
       const pid = Number(u64(0));
       const pc = u64(1);
-      const info = pid > 0 ? s.user.lookup(pid, pc) : null;
+      const info = pid > 0 ? lookupUser(s, pid, pc) : null;
       return field(info ? info.object : `0x${pc.toString(16)}`);
     }
     default:
@@ -146,7 +155,7 @@ export function printfSymbols(s: Symbolizer = symbolizer()): { kernelSymbols: Sy
   };
   return {
     kernelSymbols: (addr) => convert(s.kernel.lookup(addr)),
-    userSymbols: (addr, pid) => (pid !== undefined && pid > 0n ? convert(s.user.lookup(Number(pid), addr)) : undefined),
+    userSymbols: (addr, pid) => (pid !== undefined && pid > 0n ? convert(lookupUser(s, Number(pid), addr)) : undefined),
     stackIndent: indentation,
   };
 }
@@ -194,7 +203,7 @@ export function normalizeSymbolKeys(desc: AggregationDescription, entries: Aggre
       let base: bigint | null | undefined;
       if (r.action === D.DTRACEACT_SYM) base = s.kernel.lookup(pc)?.start;
       else if (r.action === D.DTRACEACT_MOD) base = s.kernel.moduleBase(pc);
-      else if (r.action === D.DTRACEACT_USYM) base = pid > 0 ? s.user.lookup(pid, pc)?.start : undefined;
+      else if (r.action === D.DTRACEACT_USYM) base = pid > 0 ? lookupUser(s, pid, pc)?.start : undefined;
       else base = pid > 0 ? s.user.mappingBase(pid, pc) : undefined;
       if (base !== null && base !== undefined) key.writeBigUInt64LE(base, at);
     }
