@@ -2,7 +2,7 @@
 // and off-cpu, with a workload built here (test/e2e/progs/sched-spin.c) that spins for 20 ms of
 // CPU time and sleeps 30 ms, a number of rounds, printing its pid first and its CPU time last.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT, dtrace, gcc, kernelUnavailable } from '../helpers/run.js';
@@ -39,6 +39,14 @@ describe.skipIf(skip)(`sched provider${skip ? ` (skipped: ${skip})` : ''}`, () =
     expect(rows, r.stdout).toHaveLength(1);
     expect(rows[0].slice(0, 4)).toEqual([pid, pid, pid, pid]);
     expect(rows[0][4]).toBeGreaterThan(0);
+  });
+
+  test.skipIf(!existsSync('/usr/bin/setpriv'))('uid and gid at on-cpu are the arriving thread\'s', () => {
+    const r = dtrace(['-qn', 'sched:::on-cpu /execname == "schedspin"/ { @[uid, gid] = count(); }', '-c',
+      `/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups ${prog} 2`]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^\s+65534\s+65534\s+\d+$/m);
+    expect(r.stdout.trim().split('\n').filter((l) => /^\s+\d+\s+\d+\s+\d+$/.test(l))).toHaveLength(1);
   });
 
   test('self-> set at on-cpu is read at off-cpu by the same thread: its on-CPU time', () => {
