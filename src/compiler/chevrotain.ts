@@ -11,5 +11,5 @@ const entry = createRequire(import.meta.url).resolve('chevrotain'); // .../lib/s
 const bundle = path.join(path.dirname(entry), '..', 'chevrotain.mjs');
 const mod = (await import(pathToFileURL(existsSync(bundle) ? bundle : entry).href)) as typeof Chevrotain;
 
-export const { createToken, Lexer, tokenMatcher, EmbeddedActionsParser, EOF } = mod;
+export const { createToken, Lexer, tokenMatcher, EmbeddedActionsParser, EOF, LLkLookaheadStrategy } = mod;
 export type { IToken, TokenType } from 'chevrotain';

@@ -10,7 +10,9 @@ import { CodeGenerator } from './codegen.js';
 import { checkInline } from './typed-expr.js';
 import { isVariableDeclaration } from './variables.js';
 import { DtraceError } from './errors.js';
-import { DEFAULT_LIBRARY_DIR, libraryFiles, loadLibrary } from './library.js';
+import { DEFAULT_LIBRARY_DIR, libraryFiles, libraryNeeded, loadLibrary } from './library.js';
+import { KEYWORDS } from './lexer.js';
+import { DIF_VAR_BY_NAME } from '../dif/constants.js';
 import { defineTranslator } from './translators.js';
 import {
   clauseAttributes, DEF_ATTR, descriptionAttributes, MAX_ATTR, minAttr, providerAttributes, stabilityReport, statementReport,
@@ -72,7 +74,14 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
   const cg = new CodeGenerator(cgOpts);
   const options = new Map<string, string>();
   const ecbsOf: number[][] = [];
-  for (const lib of libraryFiles([DEFAULT_LIBRARY_DIR, ...(opts.libraryDirs ?? [])])) {
+  // -L libraries are always loaded (their errors are the user's to see); the package's own only
+  // when the program may name what it declares.
+  const libs = libraryFiles([DEFAULT_LIBRARY_DIR, ...(opts.libraryDirs ?? [])]);
+  const keywords = new Set(KEYWORDS);
+  const known = (w: string) => keywords.has(w) || DIF_VAR_BY_NAME.has(w) || cg.types.isDTypeName(w);
+  const programTexts = [...sources.map((s) => s.text), ...opts.macroArgs];
+  const useLibrary = (opts.libraryDirs ?? []).length > 0 || libraryNeeded(libs, programTexts, known);
+  for (const lib of useLibrary ? libs : []) {
     try {
       loadLibrary(cg, lib);
     } catch (e) {

@@ -79,6 +79,7 @@ export const WhiteSpace = createToken({
   pattern: /[ \t\r\n\f\v]+|\\\n/,
   group: Lexer.SKIPPED,
   line_breaks: true,
+  start_chars_hint: [' ', '\t', '\r', '\n', '\f', '\v', '\\'],
 });
 
 /** `#...` at the start of a line (only blanks before it), up to the end of the line. */
@@ -146,9 +147,16 @@ export const LineComment = createToken({
   name: 'LineComment',
   pattern: /\/\/[^\n]*/,
   group: Lexer.SKIPPED,
+  line_breaks: false,
+  start_chars_hint: ['/'],
 });
 
-export const StringLiteral = createToken({ name: 'StringLiteral', pattern: /"(?:[^"\\\n]|\\[^\n])*"/ });
+export const StringLiteral = createToken({
+  name: 'StringLiteral',
+  pattern: /"(?:[^"\\\n]|\\[^\n])*"/,
+  line_breaks: false,
+  start_chars_hint: ['"'],
+});
 export const BadString = createToken({
   name: 'BadString',
   categories: [LexError],
@@ -217,13 +225,28 @@ export const FloatLiteral = createToken({
 });
 
 /** `$1`, `$$1`, `$target`, `$$pid`, ... */
-export const MacroVariable = createToken({ name: 'MacroVariable', pattern: /\$\$?(?:[0-9]+|[a-zA-Z_`][0-9a-zA-Z_`]*)/ });
+export const MacroVariable = createToken({
+  name: 'MacroVariable',
+  pattern: /\$\$?(?:[0-9]+|[a-zA-Z_`][0-9a-zA-Z_`]*)/,
+  line_breaks: false,
+  start_chars_hint: ['$'],
+});
 
 /** `@name` or `@` alone. */
-export const AggregationName = createToken({ name: 'Aggregation', pattern: /@(?:[a-zA-Z_][0-9a-zA-Z_]*)?/ });
+export const AggregationName = createToken({
+  name: 'Aggregation',
+  pattern: /@(?:[a-zA-Z_][0-9a-zA-Z_]*)?/,
+  line_breaks: false,
+  start_chars_hint: ['@'],
+});
 
 /** Identifiers, including backquoted kernel scopes (`vmlinux`jiffies`, `` `jiffies ``). */
-export const Identifier = createToken({ name: 'Identifier', pattern: /[a-zA-Z_`][0-9a-zA-Z_`]*/ });
+export const Identifier = createToken({
+  name: 'Identifier',
+  pattern: /[a-zA-Z_`][0-9a-zA-Z_`]*/,
+  line_breaks: false,
+  start_chars_hint: [...LETTERS.split(''), '`'],
+});
 
 // ---------------------------------------------------------------------------------------------
 // Keywords
@@ -244,7 +267,7 @@ const KEYWORD_CATEGORY: Record<string, TokenType | undefined> = {
 };
 
 /** Every D keyword (dt_lex.l's S0 keywords, plus `userland`). Reserved ones are syntax errors. */
-const KEYWORDS = [
+export const KEYWORDS = [
   'auto', 'break', 'case', 'char', 'const', 'continue', 'counter', 'default', 'do', 'double',
   'else', 'enum', 'extern', 'float', 'for', 'goto', 'if', 'import', 'inline', 'int', 'long',
   'offsetof', 'probe', 'provider', 'register', 'restrict', 'return', 'self', 'short', 'signed',
@@ -269,6 +292,7 @@ for (const word of KEYWORDS) {
     label: word,
     pattern: new RegExp(`${word}(?![0-9a-zA-Z_\`])`),
     categories: category ? [category] : [],
+    line_breaks: false,
     start_chars_hint: [word[0]],
   });
 }
@@ -281,6 +305,7 @@ const OuterKw: TokenType[] = OUTER_KEYWORDS.map((word) =>
     pattern: new RegExp(`${word}(?![0-9a-zA-Z_\`])`),
     categories: [Kw[word]],
     push_mode: 'decl',
+    line_breaks: false,
     start_chars_hint: [word[0]],
   }),
 );

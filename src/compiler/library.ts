@@ -1,7 +1,8 @@
 // The D library: .d files of declarations, inlines and translators that every program sees, read
 // from lib/dtrace/ of this package and from each `-L dir` (in that order, files by name), as
 // libdtrace loads its library directories before compiling a program. Library translators and
-// inlines are checked when a program first uses them, so an unused library costs only its parse.
+// inlines are checked when a program first uses them, and the package's own library is not even
+// parsed for a program that cannot name anything it declares (`libraryNeeded`).
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,6 +37,25 @@ export function libraryFiles(dirs: string[]): LibraryFile[] {
     }
   }
   return files;
+}
+
+/** The words (identifier-like tokens) of D text, comments left out. */
+function wordsOf(text: string): Set<string> {
+  const code = text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, ' ');
+  return new Set(code.match(/(?<![0-9A-Za-z_])[A-Za-z_][0-9A-Za-z_]*/g) ?? []);
+}
+
+/**
+ * Whether a program may use what the library files declare. Every name a library declares is one
+ * of its words that a program does not have without it (`known`: keywords, built-in variables,
+ * D's own types), so a program whose sources hold none of those words cannot use the library, and
+ * its parse -- a good part of a one-liner's start-up -- is skipped. Erring on the side of loading
+ * costs only time.
+ */
+export function libraryNeeded(files: LibraryFile[], programTexts: string[], known: (word: string) => boolean): boolean {
+  const declared = new Set<string>();
+  for (const f of files) for (const w of wordsOf(f.text)) if (!known(w)) declared.add(w);
+  return programTexts.some((t) => [...wordsOf(t)].some((w) => declared.has(w)));
 }
 
 /** Compile one library file into the program's scope: its types, inlines and translators. */
