@@ -16,6 +16,7 @@ import type { ActionDescription, Difo } from '../dof/program.js';
 import type * as A from './ast.js';
 import { type CodeGenerator, type CodegenOptions, DifoGen, err } from './codegen.js';
 import { INT, LONG, VOID, isInteger, typeName, type DType } from './types.js';
+import type { TypeScope } from './ctypes.js';
 import { type ArgType, validateFormat } from '../consumer/printf.js';
 import { STACK_TYPE, isStackCall, stackAction } from './stacks.js';
 
@@ -232,16 +233,16 @@ export class AggregationCodegen {
 
   private lquantizeArg(call: A.Call, info: AggInfo): bigint {
     const [, a1, a2, a3] = call.args;
-    const base = constValue(a1);
+    const base = constValue(a1, this.cg.types);
     if (base === null) throw err('D_LQUANT_BASETYPE', 'lquantize( ) argument #1 must be an integer constant', a1);
     if (base < -0x80000000n || base > 0x7fffffffn) throw err('D_LQUANT_BASEVAL', 'lquantize( ) argument #1 must be a 32-bit quantity', a1);
-    const limit = constValue(a2);
+    const limit = constValue(a2, this.cg.types);
     if (limit === null) throw err('D_LQUANT_LIMTYPE', 'lquantize( ) argument #2 must be an integer constant', a2);
     if (limit < -0x80000000n || limit > 0x7fffffffn) throw err('D_LQUANT_LIMVAL', 'lquantize( ) argument #2 must be a 32-bit quantity', a2);
     if (limit < base) throw err('D_LQUANT_MISMATCH', 'lquantize( ) base (argument #1) must be less than limit (argument #2)', call);
     let step = 1n;
     if (a3) {
-      const s = constValue(a3);
+      const s = constValue(a3, this.cg.types);
       if (s === null || s <= 0n) throw err('D_LQUANT_STEPTYPE', 'lquantize( ) argument #3 must be a non-zero positive integer constant', a3);
       if (s > 0xffffn) throw err('D_LQUANT_STEPVAL', 'lquantize( ) argument #3 must be a 16-bit quantity', a3);
       step = s;
@@ -269,7 +270,7 @@ export class AggregationCodegen {
     const v: number[] = [];
     names.forEach(([what, tag], i) => {
       const e = call.args[i + 1];
-      const c = constValue(e);
+      const c = constValue(e, this.cg.types);
       if (c === null) throw err(`D_LLQUANT_${tag}TYPE`, `llquantize( ) argument #${i + 1} (${what}) must be an integer constant`, e);
       if (BigInt.asUintN(64, c) > 0xffffn) throw err(`D_LLQUANT_${tag}VAL`, `llquantize( ) argument #${i + 1} (${what}) must be an unsigned 16-bit quantity`, e);
       v.push(Number(c));
@@ -331,13 +332,24 @@ function argType(t: DType): ArgType {
 }
 
 /** The value of an integer constant expression, or null when it is not one. */
-export function constValue(e: A.Expression | undefined): bigint | null {
+export function constValue(e: A.Expression | undefined, scope?: TypeScope): bigint | null {
+  const v = literalValue(e);
+  if (v !== null || !e || !scope) return v;
+  // Integer inlines and enumerators are constants too (`inline int MAX = 1024;`).
+  try {
+    return scope.constant(e);
+  } catch {
+    return null;
+  }
+}
+
+function literalValue(e: A.Expression | undefined): bigint | null {
   if (!e) return null;
   switch (e.kind) {
     case 'IntegerLiteral':
       return e.value;
     case 'Unary': {
-      const v = constValue(e.operand);
+      const v = literalValue(e.operand);
       if (v === null) return null;
       if (e.op === '-') return BigInt.asIntN(64, -v);
       if (e.op === '+') return v;
@@ -345,7 +357,7 @@ export function constValue(e: A.Expression | undefined): bigint | null {
       return null;
     }
     case 'Binary': {
-      const l = constValue(e.left), r = constValue(e.right);
+      const l = literalValue(e.left), r = literalValue(e.right);
       if (l === null || r === null) return null;
       switch (e.op) {
         case '+': return BigInt.asIntN(64, l + r);

@@ -20,7 +20,7 @@ import {
 } from './types.js';
 import { type ArgType, resolveSignedness, validateFormat } from '../consumer/printf.js';
 import { callSubroutine } from './subroutines.js';
-import { TypeScope } from './ctypes.js';
+import { BUILTIN_IDENTS, TypeScope } from './ctypes.js';
 import * as T from './typed-expr.js';
 import { Variables } from './variables.js';
 import { AggregationCodegen, constValue } from './aggregations.js';
@@ -107,7 +107,7 @@ export class CodeGenerator {
   private statement(s: A.Statement, actions: ActionDescription[]): void {
     if (s.kind === 'IfStatement')
       throw err('D_SYNTAX', 'if statements are not supported yet', s);
-    const e = s.expression;
+    const e = this.foldConditional(s.expression);
     if (e.kind === 'Call' && e.callee.kind === 'Identifier') {
       if (this.action(e, e.callee.name, actions)) return;
     }
@@ -119,6 +119,46 @@ export class CodeGenerator {
     const g = new DifoGen(this, this.opts);
     const v = g.expr(e);
     actions.push(action(D.DTRACEACT_DIFEXPR, g.finish(v, VOID)));
+  }
+
+  /**
+   * `C ? a : b` with C an integer constant (literals, integer inlines) is a or b, as dt_node_op3
+   * folds it while parsing: so `OPT_x ? printf(...) : 1`, common in published scripts, is an action.
+   */
+  private foldConditional(e: A.Expression): A.Expression {
+    while (e.kind === 'Conditional') {
+      let c: bigint;
+      try {
+        c = this.types.constant(this.substituteMacros(e.test));
+      } catch {
+        break;
+      }
+      e = c !== 0n ? e.consequent : e.alternate;
+    }
+    return e;
+  }
+
+  /** `e` with its integer macro variables ($1, $target, ...) as the literals DTrace's lexer makes them. */
+  private substituteMacros(e: A.Expression): A.Expression {
+    switch (e.kind) {
+      case 'MacroVariable': {
+        if (e.asString) return e;
+        const n = /^\d+$/.test(e.name) ? Number(e.name) : undefined;
+        if (n !== undefined) this.opts.argRefs?.add(n);
+        const text = n !== undefined
+          ? (n === 0 ? undefined : this.opts.macroArgs[n - 1] ?? (this.opts.defaultArgs ? '0' : undefined))
+          : this.opts.macros.get(e.name)?.toString();
+        if (text === undefined || !/^-?(0x[0-9a-f]+|\d+)$/i.test(text)) return e;
+        const value = text.startsWith('-') ? -BigInt(text.slice(1)) : BigInt(text);
+        return { kind: 'IntegerLiteral', line: e.line, column: e.column, file: e.file, value, text, suffix: '', decimal: true, isChar: false };
+      }
+      case 'Unary':
+        return { ...e, operand: this.substituteMacros(e.operand) };
+      case 'Binary':
+        return { ...e, left: this.substituteMacros(e.left), right: this.substituteMacros(e.right) };
+      default:
+        return e;
+    }
   }
 
   /** An action call; false when the name is not an action. */
@@ -448,6 +488,9 @@ export class DifoGen {
     if (!g) {
       const c = T.namedConstant(this, e);
       if (c) return c;
+      // A D built-in this system does not provide (vtimestamp, zonename, curcpu, ...): say so.
+      if (BUILTIN_IDENTS.has(e.name))
+        throw err('D_IDENT_UNDEF', `failed to resolve ${e.name}: built-in variable not supported on this system`, e);
       throw err('D_IDENT_UNDEF', `failed to resolve ${e.name}: Unknown variable name`, e);
     }
     return this.loadGlobal(e.name, g);

@@ -617,7 +617,7 @@ const QUALIFIERS = new Set(['const', 'volatile', 'restrict']);
 const BUILTIN_WORDS = new Set(['signed', 'unsigned', 'short', 'long', 'char', 'int', 'float', 'double', 'void']);
 
 /** Identifiers D itself defines, which program enumerators may not reuse. */
-const BUILTIN_IDENTS = new Set([
+export const BUILTIN_IDENTS = new Set([
   'arg0', 'arg1', 'arg2', 'arg3', 'arg4', 'arg5', 'arg6', 'arg7', 'arg8', 'arg9', 'args', 'caller',
   'chip', 'cpu', 'curcpu', 'curlwpsinfo', 'curpsinfo', 'curthread', 'cwd', 'epid', 'errno',
   'execname', 'gid', 'id', 'ipl', 'lgrp', 'pid', 'ppid', 'probefunc', 'probemod', 'probename',

@@ -49,6 +49,8 @@ export class DtraceError extends Error {
   file?: string;
   /** Region such as "action list" or "predicate", printed as `in REGION:` when there is no line. */
   region?: string;
+  /** What this system lacks that caused the error (an unknown type name), printed after the message. */
+  hint?: string;
 
   constructor(tag: string, message: string, options: DtraceErrorOptions = {}) {
     super(message);
@@ -85,7 +87,7 @@ export function compileErrorMessage(err: DtraceError, mode: 'script' | 'probe', 
   } else if (err.region) {
     s += `in ${err.region}: `;
   }
-  return s + err.message;
+  return s + err.message + (err.hint ? `: ${err.hint}` : '');
 }
 
 /**

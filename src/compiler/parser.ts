@@ -1356,10 +1356,13 @@ export function parse(source: string, fileOrOptions?: string | ParseOptions, mor
       if (parser.errors.length > 0) {
         const t = parser.errors[0].token;
         failure = tokenFailure(t, source, control.marks);
+        castHint(failure.error, t, lexed.tokens);
       }
     } catch (e) {
       if (!(e instanceof DtraceError)) throw e;
       failure = AT_END.has(e) ? endFailure(source, control.marks) : { offset: offsetOfError(e, lexed.tokens), error: e };
+      const t = lexed.tokens.find((x) => x.startOffset === failure!.offset);
+      if (t) castHint(e, t, lexed.tokens);
     }
 
     const newTypes = parser.declaredTypedefs.filter((n) => !scriptTypes.has(n));
@@ -1390,6 +1393,24 @@ export function parse(source: string, fileOrOptions?: string | ParseOptions, mor
 function tokenFailure(t: IToken, source: string, marks: LineMark[]): { offset: number; error: DtraceError } {
   if (t.tokenType === EOF) return endFailure(source, marks);
   return { offset: t.startOffset, error: syntaxError(t) };
+}
+
+/**
+ * A cast to a type this system does not know (`(uf_entry_t *)p`, `(foo_t)x`) reads as an
+ * expression and fails as a syntax error, as in DTrace; name the unknown type so the reader knows
+ * what is missing rather than hunting for a typo.
+ */
+function castHint(e: DtraceError, t: IToken, tokens: IToken[]): void {
+  let i = tokens.indexOf(t);
+  if (i < 0 || e.tag !== ErrorTags.D_SYNTAX) return;
+  const is = (k: number, type: TokenType) => k >= 0 && tokenMatcher(tokens[k], type);
+  if (is(i - 1, L.RParen)) i--; // `(foo_t) x`: the failure is at x
+  else if (!is(i, L.RParen)) return;
+  let k = i - 1;
+  while (is(k, L.Star)) k--;
+  if (!is(k, L.Identifier) || !is(k - 1, L.LParen)) return;
+  if (k === i - 1 && is(k - 2, L.Identifier)) return; // `f(x) y`: a call, not a cast
+  e.hint = `${tokens[k].image} is not a known type name`;
 }
 
 /** A syntax error at end of input, on the line DTrace's lexer is at then (1 + newlines read). */

@@ -53,7 +53,7 @@ export function stackAction(cg: CodeGenerator, opts: CodegenOptions, call: A.Cal
     let frames = option(opts, 'stackframes');
     if (args.length > 1) throw err('D_STACK_PROTO', 'stack( ) prototype mismatch: too many arguments', call);
     if (args.length === 1) {
-      const v = constValue(args[0]);
+      const v = constValue(args[0], cg.types);
       if (v === null || v <= 0n) throw err('D_STACK_SIZE', 'stack( ) size must be a non-zero positive integral constant expression', call);
       frames = Number(v);
     }
@@ -65,12 +65,12 @@ export function stackAction(cg: CodeGenerator, opts: CodegenOptions, call: A.Cal
     let strsize = java ? option(opts, 'jstackstrsize') : 0;
     if (args.length > 2) throw err('D_USTACK_PROTO', `${name}( ) prototype mismatch: too many arguments`, call);
     if (args.length >= 1) {
-      const v = constValue(args[0]);
+      const v = constValue(args[0], cg.types);
       if (v === null || v <= 0n) throw err('D_USTACK_FRAMES', `${name}( ) argument #1 must be a non-zero positive integer constant`, call);
       frames = Number(v);
     }
     if (args.length === 2) {
-      const v = constValue(args[1]);
+      const v = constValue(args[1], cg.types);
       if (v === null || v < 0n) throw err('D_USTACK_STRSIZE', `${name}( ) argument #2 must be a positive integer constant`, call);
       strsize = Number(v);
     }
