@@ -27,7 +27,7 @@ export const INVALID_VALUE = 'Invalid value for specified option';
  *  iregs    the number of DIF integer registers: only all 8 are enough
  *  lockmem  a size, or "unlimited"
  */
-type Kind = 'flag' | 'runtime' | 'size' | 'rate' | 'string' | 'enum' | 'version' | 'iregs' | 'lockmem';
+type Kind = 'flag' | 'runtime' | 'size' | 'rate' | 'string' | 'enum' | 'version' | 'iregs' | 'lockmem' | 'oformat';
 
 const OPTIONS: Record<string, { kind: Kind; values?: string[]; caseless?: boolean }> = {
   // compiler options
@@ -105,7 +105,7 @@ const OPTIONS: Record<string, { kind: Kind; values?: string[]; caseless?: boolea
   aggzoom: { kind: 'runtime' },
   flowindent: { kind: 'runtime' },
   noresolve: { kind: 'runtime' },
-  oformat: { kind: 'string' },
+  oformat: { kind: 'oformat' },
   quiet: { kind: 'runtime' },
   rawbytes: { kind: 'runtime' },
   stackindent: { kind: 'runtime' },
@@ -249,6 +249,13 @@ function validateOption(name: string, value: string | null): [string, string] {
       const v = value !== null && opt.caseless ? value.toLowerCase() : value;
       if (v === null || !opt.values!.includes(v)) throw bad();
       return [name, v];
+    }
+    case 'oformat': {
+      // libxo's style, then its modifiers: text (or none) and json[,pretty] are what this dtrace writes.
+      const [style, ...mods] = (value ?? '').split(',');
+      if (style === 'xml' || style === 'html') throw new OptionError(name, `${style} output is not supported (supported: json, text)`);
+      if (!['json', 'text', 'none'].includes(style) || mods.some((m) => m !== 'pretty')) throw bad();
+      return [name, value!];
     }
     default:
       if (value === null || value === '') throw bad();

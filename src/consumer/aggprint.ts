@@ -268,21 +268,23 @@ function totals(data: bigint[], first: number, last: number, zoom = false): { to
   return { total: zoom ? { zoomed: largest } : total, positives, negatives };
 }
 
-/** A quantize() table (dt_print_quantize), starting with its blank line and header. */
-export function formatQuantize(buckets: bigint[], normal = 1n, zoom = false): string {
-  if (buckets.length !== QUANTIZE_NBUCKETS) throw new Error(`quantize data has ${buckets.length} buckets, not 127`);
+/** The rows a quantize() table shows. */
+function quantizeRange(buckets: bigint[]): [number, number] {
   // quantize()'s scan never reaches the last bucket when looking for data.
   let first = 0;
   while (first < QUANTIZE_NBUCKETS - 1 && buckets[first] === 0n) first++;
   let last = QUANTIZE_NBUCKETS - 1;
-  if (first === QUANTIZE_NBUCKETS - 1) {
-    first = QUANTIZE_ZEROBUCKET - 1;
-    last = QUANTIZE_ZEROBUCKET + 1;
-  } else {
-    if (first > 0) first--;
-    while (last > 0 && buckets[last] === 0n) last--;
-    if (last < QUANTIZE_NBUCKETS - 1) last++;
-  }
+  if (first === QUANTIZE_NBUCKETS - 1) return [QUANTIZE_ZEROBUCKET - 1, QUANTIZE_ZEROBUCKET + 1];
+  if (first > 0) first--;
+  while (last > 0 && buckets[last] === 0n) last--;
+  if (last < QUANTIZE_NBUCKETS - 1) last++;
+  return [first, last];
+}
+
+/** A quantize() table (dt_print_quantize), starting with its blank line and header. */
+export function formatQuantize(buckets: bigint[], normal = 1n, zoom = false): string {
+  if (buckets.length !== QUANTIZE_NBUCKETS) throw new Error(`quantize data has ${buckets.length} buckets, not 127`);
+  const [first, last] = quantizeRange(buckets);
   const t = totals(buckets, first, last, zoom);
   let out = DIST_HEADER;
   for (let i = first; i <= last; i++) {
@@ -393,13 +395,9 @@ export function formatAggValue(desc: AggDesc, data: AggData): string {
     case 'sum':
     case 'min':
     case 'max':
-      return ' ' + pad(normalized(asScalar(data, desc.action), normal).toString(), 16);
     case 'avg':
-      return ' ' + pad(avgValue(normalizedPair(asPair(data, 'avg'), normal)).toString(), 16);
-    case 'stddev': {
-      const d = normalizedPair(asPair(data, 'stddev'), normal);
-      return ' ' + pad(stddevValue(d).toString(), 16);
-    }
+    case 'stddev':
+      return ' ' + pad(aggScalarValue(desc, data).toString(), 16);
     case 'quantize':
       return formatQuantize(asBuckets(data, 'quantize'), normal, desc.zoom);
     case 'lquantize':
@@ -409,6 +407,59 @@ export function formatAggValue(desc: AggDesc, data: AggData): string {
       if (!desc.llquantize) throw new Error('llquantize() without parameters');
       return formatLlquantize(desc.llquantize, asBuckets(data, 'llquantize'), normal, desc.zoom);
   }
+}
+
+/** The value of a count/sum/min/max/avg/stddev entry as the default layout prints it. */
+export function aggScalarValue(desc: AggDesc, data: AggData): bigint {
+  const normal = desc.normal ?? 1n;
+  switch (desc.action) {
+    case 'avg':
+      return avgValue(normalizedPair(asPair(data, 'avg'), normal));
+    case 'stddev':
+      return stddevValue(normalizedPair(asPair(data, 'stddev'), normal));
+    default:
+      return normalized(asScalar(data, desc.action), normal);
+  }
+}
+
+/**
+ * The rows of a quantize/lquantize/llquantize table (null for other aggregations): each bucket's
+ * label -- its value, or "< n" / ">= n" for the underflow and overflow buckets -- and its count,
+ * the rows the text table shows.
+ */
+export function distributionRows(desc: AggDesc, data: AggData): { value: bigint | string; count: bigint }[] | null {
+  const normal = desc.normal ?? 1n;
+  const row = (value: bigint | string, n: bigint) => ({ value, count: normalized(n, normal) });
+  const rows: { value: bigint | string; count: bigint }[] = [];
+  if (desc.action === 'quantize') {
+    const b = asBuckets(data, 'quantize');
+    const [first, last] = quantizeRange(b);
+    for (let i = first; i <= last; i++) rows.push(row(quantizeBucketValue(i), b[i]));
+    return rows;
+  }
+  if (desc.action === 'lquantize' && desc.lquantize) {
+    const p = desc.lquantize;
+    const b = asBuckets(data, 'lquantize');
+    const [first, last] = trimRange(b, 0, 2);
+    for (let i = first; i <= last; i++) {
+      if (i === 0) rows.push(row(`< ${p.base}`, b[i]));
+      else if (i === p.levels + 1) rows.push(row(`>= ${int32(p.base + p.levels * p.step)}`, b[i]));
+      else rows.push(row(BigInt(int32(p.base + (i - 1) * p.step)), b[i]));
+    }
+    return rows;
+  }
+  if (desc.action === 'llquantize' && desc.llquantize) {
+    const bounds = llquantizeBounds(desc.llquantize);
+    const b = asBuckets(data, 'llquantize');
+    const [first, last] = trimRange(b, 0, 1);
+    for (let i = first; i <= last; i++) {
+      if (i === 0) rows.push(row(`< ${bounds[0]}`, b[i]));
+      else if (i === bounds.length) rows.push(row(`>= ${bounds[bounds.length - 1]}`, b[i]));
+      else rows.push(row(bounds[i - 1], b[i]));
+    }
+    return rows;
+  }
+  return null;
 }
 
 /** One entry's line(s): keys, value, newline. */

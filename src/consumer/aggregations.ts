@@ -86,6 +86,15 @@ export function aggSortOptions(options: Map<string, string> | undefined): AggPri
   };
 }
 
+/** One aggregation's sorted entries, with what structured output needs to show them. */
+export interface AggTable {
+  name: string;
+  desc: AggDesc;
+  /** The action of each key record (stack and symbol keys print as such). */
+  keyActions: number[];
+  entries: AggEntry[];
+}
+
 /** What the device may offer beyond the Device interface for aggregation actions and drops. */
 /** One decoded entry with its raw key (for trunc). */
 interface Entry extends AggEntry {
@@ -133,6 +142,27 @@ export class Aggregations {
     const snap = this.device.aggregationSnapshot();
     const vars = [...this.byId.values()].filter((d) => !this.printed.has(d.id)).map((desc) => ({ varId: desc.id, desc: this.descOf(desc), entries: this.entries(desc, snap) }));
     return formatAllAggregations(vars.filter((v) => v.entries.length > 0), this.opts);
+  }
+
+  /** printa() for structured output (oformat.ts): each aggregation's entries, sorted. */
+  tables(ids: number[]): AggTable[] {
+    const snap = this.device.aggregationSnapshot();
+    const descs = ids.map((id) => this.byId.get(id)).filter((d): d is AggregationDescription => d !== undefined);
+    for (const d of descs) this.printed.add(d.id);
+    return descs.map((d) => this.table(d, snap));
+  }
+
+  /** For structured output at exit (-O): what formatAll() would print, as tables. */
+  pendingTables(): AggTable[] {
+    const snap = this.device.aggregationSnapshot();
+    const rev = this.opts.aggsortrev ? -1 : 1;
+    return [...this.byId.values()].filter((d) => !this.printed.has(d.id)).sort((a, b) => rev * (a.id - b.id))
+      .map((d) => this.table(d, snap)).filter((t) => t.entries.length > 0);
+  }
+
+  private table(d: AggregationDescription, snap: AggregationEntry[]): AggTable {
+    const desc = this.descOf(d);
+    return { name: d.name, desc, keyActions: d.keys.map((k) => k.action), entries: sortAggEntries(desc, this.entries(d, snap), this.opts) };
   }
 
   /**
@@ -247,10 +277,8 @@ export function aggregationRecord(
   const r = recs[i];
   const id = Number(intOf(decode(r, data)));
   if (r.action === D.DTRACEACT_PRINTA) {
-    const ids = [id];
-    let j = i + 1;
-    while (j < recs.length && recs[j].action === D.DTRACEACT_PRINTA && recs[j].uarg === r.uarg) ids.push(Number(intOf(decode(recs[j++], data))));
-    return { text: aggs.printa(ids, r.format), consumed: j - i };
+    const { ids, consumed } = printaIds(recs, i, data);
+    return { text: aggs.printa(ids, r.format), consumed };
   }
   const operand = () => (i + 1 < recs.length && recs[i + 1].action === D.DTRACEACT_LIBACT ? intOf(decode(recs[i + 1], data)) : 0n);
   switch (Number(r.arg)) {
@@ -269,6 +297,14 @@ export function aggregationRecord(
     default:
       return { text: '', consumed: 1 };
   }
+}
+
+/** The aggregations one printa() statement names: its consecutive records of one uarg. */
+export function printaIds(recs: RecordDescription[], i: number, data: Buffer): { ids: number[]; consumed: number } {
+  const ids = [Number(intOf(decode(recs[i], data)))];
+  let j = i + 1;
+  while (j < recs.length && recs[j].action === D.DTRACEACT_PRINTA && recs[j].uarg === recs[i].uarg) ids.push(Number(intOf(decode(recs[j++], data))));
+  return { ids, consumed: j - i };
 }
 
 function intOf(v: ReturnType<typeof decode>): bigint {
