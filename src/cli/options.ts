@@ -184,6 +184,7 @@ const REFUSED: Record<string, (value: string) => string | null> = {
   nolibs: () => 'the D library (lib/dtrace) is always loaded',
   pspec: () => 'not supported by this compiler',
   syslibdir: () => 'the system D library directory is fixed; use -L or -x libdir to add one',
+  temporal: () => 'records are printed CPU by CPU as each buffer is read, not merged in time order',
   tree: () => 'this compiler does not dump its parse trees',
 };
 

@@ -78,17 +78,25 @@ export interface RecordContext {
 /** The JSON document of one dtrace run, written as it goes so that a long run streams. */
 export class JsonOutput {
   private entries = 0;
+  private opened = false;
   private closed = false;
   private totals = new Map<number, bigint>();
   private indent: number;
 
   constructor(private write: (text: string) => void, pretty: boolean) {
     this.indent = pretty ? 2 : 0;
-    this.write(pretty ? '{\n  "dtrace": {\n    "probes": [' : '{"dtrace":{"probes":[');
+  }
+
+  /** The document starts with its first output, so that a run failing before any prints nothing. */
+  private open(): void {
+    if (this.opened) return;
+    this.opened = true;
+    this.write(this.indent ? '{\n  "dtrace": {\n    "probes": [' : '{"dtrace":{"probes":[');
   }
 
   private entry(obj: { [key: string]: Json }): void {
     if (this.closed) return;
+    this.open();
     const nl = this.indent ? '\n      ' : '\n';
     this.write((this.entries++ > 0 ? ',' : '') + nl + toJson(obj, this.indent, 3));
   }
@@ -121,6 +129,7 @@ export class JsonOutput {
   /** End the document, with the aggregations printed at exit (-O) if any. */
   close(aggregations: AggTable[] = []): void {
     if (this.closed) return;
+    this.open();
     this.closed = true;
     const i = this.indent;
     let out = i ? '\n    ]' : ']';
