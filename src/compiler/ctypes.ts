@@ -311,7 +311,8 @@ export class TypeScope {
       if (m.name !== null && names.has(m.name)) fail('D_UNKNOWN', `failed to define member '${m.name}': Duplicate member or variable name`, m);
       if (t.kind === 'struct' && !t.def.complete)
         fail('D_DECL_INCOMPLETE', `incomplete struct/union/enum ${typeName(t)}: ${mname}`, m);
-      const msize = sizeOf(t);
+      // A string member (translator output structs have them) takes DTrace's default strsize.
+      const msize = t.kind === 'string' ? DEFAULT_STRSIZE : sizeOf(t);
       const malign = alignOf(t);
       if (msize === 0 && !(t.kind === 'array' && !s.union)) fail('D_DECL_VOIDOBJ', `cannot have void member: ${mname}`, m);
       if (m.bits !== null) {
@@ -613,6 +614,7 @@ export class TypeScope {
   }
 }
 
+const DEFAULT_STRSIZE = 256;
 const QUALIFIERS = new Set(['const', 'volatile', 'restrict']);
 const BUILTIN_WORDS = new Set(['signed', 'unsigned', 'short', 'long', 'char', 'int', 'float', 'double', 'void']);
 
