@@ -9,7 +9,7 @@
  *
  * Errors are DtraceErrors with DTrace's messages and tags; Chevrotain's own messages never leak.
  */
-import { EmbeddedActionsParser, EOF, tokenMatcher, type IToken, type TokenType } from './chevrotain.js';
+import { EmbeddedActionsParser, EOF, LLkLookaheadStrategy, tokenMatcher, type IToken, type TokenType } from './chevrotain.js';
 import type * as A from './ast.js';
 import { DtraceError, ErrorTags } from './errors.js';
 import * as L from './lexer.js';
@@ -149,6 +149,31 @@ export function canonicalBuiltinType(words: string[]): string | null {
   return unsigned ? (size === 'int' ? 'unsigned int' : `unsigned ${size}`) : size;
 }
 
+type LLk = InstanceType<typeof LLkLookaheadStrategy>;
+
+/**
+ * Chevrotain's LL(k) lookahead, computed for a production the first time the parser reaches it
+ * rather than for the whole grammar up front: a one-liner touches a small part of D's grammar,
+ * and precomputing every production's lookahead cost dtrace(1) tens of milliseconds at start-up.
+ */
+class LazyLookahead extends LLkLookaheadStrategy {
+  override buildLookaheadForAlternation(options: Parameters<LLk['buildLookaheadForAlternation']>[0]) {
+    let built: ReturnType<LLk['buildLookaheadForAlternation']> | undefined;
+    const build = () => (built ??= super.buildLookaheadForAlternation(options));
+    return function (this: unknown, ...args: unknown[]) {
+      return (build() as (...a: unknown[]) => number | undefined).apply(this, args);
+    };
+  }
+
+  override buildLookaheadForOptional(options: Parameters<LLk['buildLookaheadForOptional']>[0]) {
+    let built: ReturnType<LLk['buildLookaheadForOptional']> | undefined;
+    const build = () => (built ??= super.buildLookaheadForOptional(options));
+    return function (this: unknown) {
+      return build().call(this);
+    };
+  }
+}
+
 class DParser extends EmbeddedActionsParser {
   /** Script typedef names (grows as typedefs are parsed). */
   typeNames = new Set<string>();
@@ -161,7 +186,12 @@ class DParser extends EmbeddedActionsParser {
   private parenthesized = new WeakSet<object>();
 
   constructor() {
-    super(L.allTokens, { recoveryEnabled: false, maxLookahead: 3, skipValidations: !process.env.DTRACE_VALIDATE_GRAMMAR });
+    super(L.allTokens, {
+      recoveryEnabled: false,
+      maxLookahead: 3,
+      lookaheadStrategy: new LazyLookahead({ maxLookahead: 3 }),
+      skipValidations: !process.env.DTRACE_VALIDATE_GRAMMAR,
+    });
     this.performSelfAnalysis();
   }
 
