@@ -1,6 +1,6 @@
 // A small ELF64 (little-endian) reader for the user-space providers: section headers, function
-// symbols from .symtab or .dynsym, program headers (to turn a virtual address into the file offset
-// that uprobes want) and SystemTap SDT notes (.note.stapsdt).
+// symbols from .symtab or .dynsym (and the bytes of a named data symbol), program headers (to turn
+// a virtual address into the file offset that uprobes want) and SystemTap SDT notes (.note.stapsdt).
 //
 // Layouts are those of the System V gABI (Elf64_Ehdr, Elf64_Shdr, Elf64_Phdr, Elf64_Sym, Elf64_Nhdr)
 // and of SystemTap's SDT note (three addresses, then provider, name and argument strings).
@@ -13,11 +13,13 @@ export const ET_EXEC = 2;
 export const ET_DYN = 3;
 const SHT_SYMTAB = 2;
 const SHT_NOTE = 7;
+const SHT_NOBITS = 8;
 const SHT_DYNSYM = 11;
 const SHN_UNDEF = 0;
 const SHN_XINDEX = 0xffff;
 const PT_LOAD = 1;
 const PT_INTERP = 3;
+const STT_OBJECT = 1;
 const STT_FUNC = 2;
 const NT_STAPSDT = 3;
 
@@ -150,6 +152,30 @@ export class ElfFile {
       out.push({ provider: strings[0] ?? '', name: strings[1] ?? '', pc, semaphore, args: strings[2] ?? '' });
     }
     return out;
+  }
+
+  /** The stored bytes of a defined data (OBJECT) symbol, from .dynsym or .symtab; undefined if none. */
+  objectBytes(name: string): Buffer | undefined {
+    const d = this.data;
+    for (const type of [SHT_DYNSYM, SHT_SYMTAB]) {
+      for (const sec of this.sections) {
+        if (sec.type !== type || sec.entsize < 24) continue;
+        const strtab = this.sections[sec.link];
+        if (!strtab) continue;
+        for (let off = sec.offset; off + 24 <= sec.offset + sec.size; off += sec.entsize) {
+          if ((d[off + 4] & 0xf) !== STT_OBJECT) continue;
+          if (cString(d, strtab.offset + d.readUInt32LE(off), strtab.offset + strtab.size) !== name) continue;
+          const shndx = d.readUInt16LE(off + 6);
+          if (shndx === SHN_UNDEF) continue; // a reference to another object's symbol
+          const home = this.sections[shndx];
+          if (!home || home.type === SHT_NOBITS) return undefined;
+          const start = home.offset + Number(d.readBigUInt64LE(off + 8) - home.addr);
+          const end = start + Number(d.readBigUInt64LE(off + 16));
+          return start >= home.offset && end <= home.offset + home.size ? d.subarray(start, end) : undefined;
+        }
+      }
+    }
+    return undefined;
   }
 
   /** One symbol table's function symbols, sorted by address (table order among equals). */

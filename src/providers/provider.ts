@@ -25,8 +25,19 @@ export type Attach =
    * A uprobe (or uretprobe when retprobe) at a file offset of an executable or library, through
    * the uprobe PMU (BPF_PROG_TYPE_KPROBE, context pt_regs). pid: fire only in that process.
    * refCtrOffset: file offset of a USDT semaphore the kernel increments while the probe is in place.
+   * alsoRaise: another semaphore of the same file the program needs raised for this probe to fire.
    */
-  | { kind: 'uprobe'; path: string; offset: number; retprobe: boolean; pid?: number; refCtrOffset?: number };
+  | { kind: 'uprobe'; path: string; offset: number; retprobe: boolean; pid?: number; refCtrOffset?: number; alsoRaise?: SemaphoreHold };
+
+/**
+ * A semaphore raised by a uprobe that runs a program doing nothing, placed at the first of `sites`
+ * (file offsets of instructions) the kernel accepts: the first ones should be code that runs
+ * rarely, so that holding the semaphore costs no trap per firing of the probe it guards.
+ */
+export interface SemaphoreHold {
+  refCtrOffset: number;
+  sites: number[];
+}
 
 /** Where the value of one probe argument (argN) comes from when the probe fires. */
 export type ArgSource =

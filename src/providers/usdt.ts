@@ -12,7 +12,8 @@
 
 import { matchField, isGlob } from './glob.js';
 import { elfOf, mappedObjects, objectsMatching, pidOf, PID_ATTRIBUTES } from './pid.js';
-import type { ArgSource, Probe, ProbeArg, ProbeSpec, Provider } from './provider.js';
+import type { ElfFile } from './elf.js';
+import type { ArgSource, Probe, ProbeArg, ProbeSpec, Provider, SemaphoreHold } from './provider.js';
 
 /** x86_64 register names in SDT operands, by the 64-bit register they are part of. */
 const REGISTER_ALIASES: Record<string, string> = {};
@@ -131,9 +132,10 @@ function probesOf(pid: number, spec: ProbeSpec, wanted: (provider: string) => bo
       const offset = elf.fileOffset(note.pc);
       if (offset === null) continue;
       const refCtrOffset = note.semaphore !== 0n ? elf.fileOffset(note.semaphore) ?? undefined : undefined;
+      const alsoRaise = note.provider === 'python' && note.name === 'function__entry' ? python311Tracing(elf) : undefined;
       const probe: Probe = {
         id: 0, provider: `${note.provider}${pid}`, module: obj.module, func, name,
-        attach: { kind: 'uprobe', path: obj.path, offset, retprobe: false, pid, refCtrOffset },
+        attach: { kind: 'uprobe', path: obj.path, offset, retprobe: false, pid, refCtrOffset, alsoRaise },
         args: parseSdtArgs(note.args).map((from, index): ProbeArg => ({ index, type: null, from })),
       };
       const key = `${probe.provider}:${probe.module}:${func}:${name}`;
@@ -143,4 +145,24 @@ function probesOf(pid: number, spec: ProbeSpec, wanted: (provider: string) => bo
     }
   }
   return [...byKey.values()];
+}
+
+/**
+ * CPython 3.11 reaches its function-entry site only on its tracing path, which it takes while the
+ * `line` probe's semaphore is raised (cpython issue #98894, open for 3.11; 3.12 dropped the probe;
+ * function-return fires as it should). So for 3.11 -- known by its Py_Version, which 3.11
+ * introduced -- function-entry holds the line semaphore up too, by a uprobe on the object's .init
+ * code (run once, when it is loaded) rather than on the line site, which would trap on every
+ * line; the line site is the fallback.
+ */
+function python311Tracing(elf: ElfFile): SemaphoreHold | undefined {
+  const version = elf.objectBytes('Py_Version');
+  if (!version || version.length < 4 || version.readUInt32LE(0) >>> 16 !== 0x030b) return undefined;
+  const line = elf.sdtNotes().find((n) => n.provider === 'python' && n.name === 'line' && n.semaphore !== 0n);
+  const refCtrOffset = line ? elf.fileOffset(line.semaphore) : null;
+  const lineSite = line ? elf.fileOffset(line.pc) : null;
+  if (refCtrOffset === null || lineSite === null) return undefined;
+  const init = elf.section('.init');
+  const initSite = init && init.size > 0 ? elf.fileOffset(init.addr) : null;
+  return { refCtrOffset, sites: initSite === null ? [lineSite] : [initSite, lineSite] };
 }

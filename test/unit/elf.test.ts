@@ -52,6 +52,19 @@ describe('ElfFile', () => {
     expect(elf.fileOffset(0xffff_ffff_0000n)).toBeNull();
   });
 
+  test('reads the stored bytes of a data symbol; none for .bss, undefined or missing ones', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'dtrace-elf-'));
+    const src = path.join(dir, 'd.c');
+    writeFileSync(src, 'const unsigned long answer = 0x030b02f0;\nunsigned long zeroed[4];\nint main(void) { return (int)zeroed[0]; }\n');
+    const r = spawnSync('gcc', ['-O0', '-o', path.join(dir, 'd'), src], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(r.stderr);
+    const elf = readElf(path.join(dir, 'd'));
+    expect(elf.objectBytes('answer')?.readBigUInt64LE(0)).toBe(0x030b02f0n);
+    expect(elf.objectBytes('zeroed')).toBeUndefined();
+    expect(elf.objectBytes('main')).toBeUndefined(); // a function, not data
+    expect(elf.objectBytes('stdin')).toBeUndefined();
+  });
+
   test('names the program interpreter', () => {
     expect(readElf(prog).interpreter()).toMatch(/ld-linux-x86-64\.so\.2$/);
   });

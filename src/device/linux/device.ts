@@ -28,7 +28,7 @@ import {
 import { taskFields, taskOffsets } from './kernel-types.js';
 import { planVariables } from './variables.js';
 import { aggInitialValue, aggIsKeyed, aggValueSize, isAggIncrement } from './aggregate.js';
-import { attachUprobeMulti, BPF_TRACE_UPROBE_MULTI, emitPidFilter, emitUserArg, isUserArg, uprobeEvents, uprobeFailure, uprobeMultiSupported } from './uprobe.js';
+import { attachUprobeMulti, BPF_TRACE_UPROBE_MULTI, emitPidFilter, emitUserArg, isUserArg, loadNopProgram, uprobeEvents, uprobeFailure, uprobeMultiSupported } from './uprobe.js';
 import { DispatchPlan, sharedInfoWords } from './dispatch.js';
 import { ERROR_AREA_SIZE, findErrorProbe, isErrorProbe } from './error-probe.js';
 import { type LoadAttempt, explainRejection, sabotageForTest } from './rejection.js';
@@ -89,6 +89,9 @@ export class LinuxDevice implements Device {
   private ncpu = native.possibleCpus();
   private onlineCpus = cpuList('/sys/devices/system/cpu/online');
   private closed = false;
+  /** Semaphores held up for probes that need them (SemaphoreHold), by process, file and offset. */
+  private holds = new Map<string, number[]>();
+  private nopProg: number | undefined;
 
   constructor(private registry: ProbeRegistry, private opts: LinuxDeviceOptions) {}
 
@@ -282,6 +285,11 @@ export class LinuxDevice implements Device {
   go(): void {
     for (const fd of this.begin) native.progTestRun(fd, Buffer.alloc(8), 0);
     for (const lp of this.loaded) this.attach(lp);
+    // After every probe, so that one of the user's own at a hold's first site is in place first.
+    for (const lp of this.loaded) {
+      const at = lp.probe.attach;
+      if (at.kind === 'uprobe' && at.alsoRaise) this.holdSemaphore(lp.probe, at);
+    }
   }
 
   stop(): void {
@@ -289,6 +297,8 @@ export class LinuxDevice implements Device {
       for (const fd of lp.events) this.closeFd(fd);
       lp.events = [];
     }
+    for (const fds of this.holds.values()) for (const fd of fds) this.closeFd(fd);
+    this.holds.clear();
     for (const fd of this.end) native.progTestRun(fd, Buffer.alloc(8), 0);
   }
 
@@ -510,6 +520,47 @@ export class LinuxDevice implements Device {
       const cpus = at.perCpu ? this.onlineCpus : this.onlineCpus.slice(0, 1);
       for (const cpu of cpus) open({ type: PERF_TYPE_SOFTWARE, config: PERF_COUNT_SW_CPU_CLOCK, samplePeriod: at.periodNs, pid: -1, cpu });
     }
+  }
+
+  /**
+   * Raise the semaphore a uprobe probe also needs (its alsoRaise) while tracing lasts: a uprobe
+   * with that reference counter and a program that does nothing, at the first site the kernel
+   * takes. Kernel-managed like every uprobe: the count drops when the fd closes, however dtrace ends.
+   */
+  private holdSemaphore(probe: Probe, at: Extract<Probe['attach'], { kind: 'uprobe' }>): void {
+    const hold = at.alsoRaise!;
+    const key = `${at.pid ?? ''}:${at.path}:${hold.refCtrOffset}`;
+    if (this.holds.has(key)) return;
+    if (this.nopProg === undefined) {
+      this.nopProg = loadNopProgram();
+      this.fds.push(this.nopProg);
+    }
+    let failure: unknown;
+    for (const offset of hold.sites) {
+      const site = { kind: 'uprobe' as const, path: at.path, offset, retprobe: false, pid: at.pid, refCtrOffset: hold.refCtrOffset };
+      const fds: number[] = [];
+      try {
+        if (uprobeMultiSupported()) fds.push(...attachUprobeMulti(this.nopProg, [{ at: site }]));
+        else {
+          for (const o of uprobeEvents(site, this.onlineCpus)) {
+            const fd = native.perfEventOpen({ ...o, disabled: true });
+            fds.push(fd);
+            native.perfEventSetBpf(fd, this.nopProg);
+            native.perfEventEnable(fd);
+          }
+        }
+      } catch (e) {
+        // Another uprobe at this offset with another reference counter, or an instruction the
+        // kernel cannot probe: try the next site.
+        for (const fd of fds) native.close(fd);
+        failure = e;
+        continue;
+      }
+      this.fds.push(...fds);
+      this.holds.set(key, fds);
+      return;
+    }
+    throw new DeviceError(`failed to enable ${describe(probe)}: ${uprobeFailure({ ...at, offset: hold.sites[hold.sites.length - 1] }, failure)}`);
   }
 }
 

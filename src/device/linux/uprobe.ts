@@ -146,6 +146,15 @@ export function uprobeMultiSupported(): boolean {
   return multiSupported;
 }
 
+/** A program that does nothing: for uprobes placed only to raise a semaphore (SemaphoreHold). */
+export function loadNopProgram(): number {
+  const insns = Buffer.alloc(16);
+  insns.writeUInt8(0xb7, 0); // r0 = 0
+  insns.writeUInt8(0x95, 8); // exit
+  const multi = uprobeMultiSupported() ? { expectedAttachType: BPF_TRACE_UPROBE_MULTI } : {};
+  return native.progLoad({ type: 2 /* KPROBE */, insns, license: 'GPL', name: 'dt_semaphore', ...multi });
+}
+
 /** One uprobe site for attachUprobeMulti, with the cookie the program reads (bpf_get_attach_cookie). */
 export interface MultiSite {
   at: UprobeAttach;

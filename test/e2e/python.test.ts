@@ -1,0 +1,131 @@
+// The python USDT provider on its own, on Debian's /usr/bin/python3 (issue 6): CPython 3.11 fires
+// function-entry only while its line semaphore is raised (cpython issue #98894),
+// so dtrace raises that semaphore itself for as long as it traces, and the kernel drops it when
+// dtrace goes away, however it goes.
+import { afterEach, describe, expect, test } from 'vitest';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync, readSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT, dtrace, dtraceAsync, kernelUnavailable } from '../helpers/run.js';
+import { readElf, type ElfFile } from '../../src/providers/elf.js';
+
+const PYTHON = '/usr/bin/python3';
+const SCRIPT = path.join(ROOT, 'test/e2e/progs/python-calls.py');
+
+function pythonElf(): ElfFile | null {
+  try {
+    return readElf(realpathSync(PYTHON));
+  } catch {
+    return null;
+  }
+}
+const elf = pythonElf();
+const lineNote = elf?.sdtNotes().find((n) => n.provider === 'python' && n.name === 'line');
+const skip = kernelUnavailable()
+  ?? (existsSync('/sys/bus/event_source/devices/uprobe/type') ? null : 'the kernel has no uprobe PMU')
+  ?? (elf ? null : `${PYTHON} is not installed`)
+  ?? (elf!.sdtNotes().some((n) => n.provider === 'python' && n.name === 'function__entry') ? null : `${PYTHON} has no python SDT notes`);
+/** 3.11, by the PY_VERSION_HEX in Py_Version (which 3.11 introduced): the version with the bug. */
+const is311 = (elf?.objectBytes('Py_Version')?.readUInt32LE(0) ?? 0) >>> 16 === 0x030b;
+
+const children: ChildProcessWithoutNullStreams[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) c.kill('SIGKILL');
+});
+
+/** Aggregation rows "key value" of dtrace's output. */
+function rows(stdout: string): Map<string, number> {
+  return new Map([...stdout.matchAll(/^\s+(\S+)\s+(\d+)$/gm)].map((m) => [m[1], Number(m[2])]));
+}
+
+/** The python `line` probe's semaphore in a running process, read from its memory. */
+function lineSemaphore(pid: number): number {
+  // The load bias: where the executable's first segment is mapped, less its link address (0 for
+  // Debian's python3, which is not position-independent).
+  const exe = readFileSync(`/proc/${pid}/maps`, 'utf8').split('\n')
+    .map((l) => /^([0-9a-f]+)-\S+ \S+ 0+ \S+ \d+\s+(\/\S+)$/.exec(l)).find((m) => m && m[2] === realpathSync(PYTHON));
+  const first = elf!.segments.filter((s) => s.type === 1 /* PT_LOAD */).map((s) => s.vaddr).reduce((a, b) => (a < b ? a : b));
+  const bias = exe ? BigInt(`0x${exe[1]}`) - (first & ~0xfffn) : 0n;
+  const fd = openSync(`/proc/${pid}/mem`, 'r');
+  const b = Buffer.alloc(2);
+  readSync(fd, b, 0, 2, Number(lineNote!.semaphore + bias));
+  closeSync(fd);
+  return b.readUInt16LE(0);
+}
+
+/** Start the script in its "wait" mode; resolves once it has printed "ready". */
+async function startWaiting(): Promise<ChildProcessWithoutNullStreams> {
+  const child = spawn(PYTHON, [SCRIPT, 'wait'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  children.push(child);
+  await new Promise((r) => child.stdout.once('data', r));
+  return child;
+}
+
+function feed(child: ChildProcessWithoutNullStreams): Promise<void> {
+  return new Promise((resolve) => {
+    child.stdout.once('data', () => resolve());
+    child.stdin.write('go\n');
+  });
+}
+
+describe.skipIf(skip)(`python provider${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  test('python$target:::function-entry alone counts each function of a script run by -c', () => {
+    const r = dtrace(['-qn', 'python$target:::function-entry { @[copyinstr(arg1)] = count(); }', '-c', `${PYTHON} ${SCRIPT}`]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.startsWith('55\n'), r.stdout).toBe(true);
+    const agg = rows(r.stdout);
+    expect(agg.get('compute'), r.stdout).toBe(1);
+    expect(agg.get('leaf'), r.stdout).toBe(4);
+    expect(agg.get('fibonacci'), r.stdout).toBe(177);
+  });
+
+  test('python$target:::function-return alone counts each function of a script run by -c', () => {
+    const r = dtrace(['-qn', 'python$target:::function-return { @[copyinstr(arg1)] = count(); }', '-c', `${PYTHON} ${SCRIPT}`]);
+    expect(r.status, r.stderr).toBe(0);
+    const agg = rows(r.stdout);
+    expect(agg.get('compute'), r.stdout).toBe(1);
+    expect(agg.get('leaf'), r.stdout).toBe(4);
+    expect(agg.get('fibonacci'), r.stdout).toBe(177);
+  });
+
+  test('the line semaphore is raised while tracing and back to 0 after dtrace exits', async () => {
+    const child = await startWaiting();
+    const pid = child.pid!;
+    expect(lineSemaphore(pid)).toBe(0);
+    const d = dtraceAsync(['-qn', `BEGIN { printf("tracing\\n"); } python${pid}:::function-entry { @[copyinstr(arg1)] = count(); }`]);
+    await d.waitFor(/tracing/); // BEGIN's record is printed once every probe is attached
+    expect(lineSemaphore(pid)).toBe(is311 ? 1 : 0);
+    await feed(child);
+    d.child.kill('SIGINT');
+    const r = await d.done;
+    expect(r.status, r.stderr).toBe(0);
+    expect(rows(r.stdout).get('leaf'), r.stdout).toBe(3);
+    expect(lineSemaphore(pid)).toBe(0);
+  });
+
+  test('function-return, which 3.11 fires on its own, leaves the line semaphore alone', async () => {
+    const child = await startWaiting();
+    const pid = child.pid!;
+    const d = dtraceAsync(['-qn', `BEGIN { printf("tracing\\n"); } python${pid}:::function-return { @[copyinstr(arg1)] = count(); }`]);
+    await d.waitFor(/tracing/);
+    expect(lineSemaphore(pid)).toBe(0);
+    await feed(child);
+    d.child.kill('SIGINT');
+    const r = await d.done;
+    expect(r.status, r.stderr).toBe(0);
+    expect(rows(r.stdout).get('leaf'), r.stdout).toBe(3);
+  });
+
+  test('the line semaphore is back to 0 when dtrace is killed', async () => {
+    const child = await startWaiting();
+    const pid = child.pid!;
+    const d = dtraceAsync(['-qn', `BEGIN { printf("tracing\\n"); } python${pid}:::function-entry { @ = count(); }`]);
+    await d.waitFor(/tracing/);
+    expect(lineSemaphore(pid)).toBe(is311 ? 1 : 0);
+    d.child.kill('SIGKILL');
+    const r = await d.done;
+    expect(r.signal).toBe('SIGKILL');
+    expect(lineSemaphore(pid)).toBe(0);
+  });
+});
