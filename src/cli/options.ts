@@ -181,9 +181,7 @@ const REFUSED: Record<string, (value: string) => string | null> = {
   knodefs: () => 'unresolved kernel symbols are always an error here',
   late: (v) => (v === 'static' ? null : 'translators are always applied statically here'),
   linktype: (v) => (v === 'elf' ? null : 'dtrace -G writes ELF objects only'),
-  nolibs: () => 'the D library (lib/dtrace) is always loaded',
   pspec: () => 'not supported by this compiler',
-  syslibdir: () => 'the system D library directory is fixed; use -L or -x libdir to add one',
   temporal: () => 'records are printed CPU by CPU as each buffer is read, not merged in time order',
   tree: () => 'this compiler does not dump its parse trees',
 };

@@ -20,7 +20,7 @@ import {
 } from './stability.js';
 import type { ProbeDescription, Program } from '../dof/program.js';
 import type { ProbeRegistry } from '../providers/registry.js';
-import { parseOptionValue, OptionError } from '../cli/options.js';
+import { isSet, parseOptionValue, OptionError } from '../cli/options.js';
 
 export type SourceKind = 'n' | 'P' | 'm' | 'f' | 'i' | 's';
 
@@ -74,9 +74,11 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
   const cg = new CodeGenerator(cgOpts);
   const options = new Map<string, string>();
   const ecbsOf: number[][] = [];
-  // -L libraries are always loaded (their errors are the user's to see); the package's own only
-  // when the program may name what it declares.
-  const libs = libraryFiles([DEFAULT_LIBRARY_DIR, ...(opts.libraryDirs ?? [])]);
+  // -L libraries are always loaded (their errors are the user's to see); the system library
+  // (-x syslibdir, else the package's own) only when the program may name what it declares, and
+  // none at all under -x nolibs.
+  const systemDir = opts.options.get('syslibdir') ?? DEFAULT_LIBRARY_DIR;
+  const libs = isSet(opts.options, 'nolibs') ? [] : libraryFiles([systemDir, ...(opts.libraryDirs ?? [])]);
   const keywords = new Set(KEYWORDS);
   const known = (w: string) => keywords.has(w) || DIF_VAR_BY_NAME.has(w) || cg.types.isDTypeName(w);
   const programTexts = [...sources.map((s) => s.text), ...opts.macroArgs];

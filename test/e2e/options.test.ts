@@ -67,7 +67,6 @@ describe('bad options', () => {
     bad(['-x', 'grabanon'], 'failed to set -x grabanon: anonymous tracing is not available on Linux: it needs the Solaris DTrace driver, which keeps enablings from boot on');
     bad(['-x', 'evaltime=main'], 'failed to set -x evaltime: a command started by -c is stopped at its exec; only evaltime=exec is supported');
     bad(['-x', 'linktype=DOF'], 'failed to set -x linktype: dtrace -G writes ELF objects only');
-    bad(['-x', 'nolibs'], 'failed to set -x nolibs: the D library (lib/dtrace) is always loaded');
     bad(['-x', 'knodefs'], 'failed to set -x knodefs: unresolved kernel symbols are always an error here');
   });
 
@@ -98,6 +97,21 @@ describe('bad options', () => {
 });
 
 describe('compiler options', () => {
+  test('-x syslibdir replaces the system D library; -x nolibs loads none', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'dtrace-syslib-'));
+    writeFileSync(path.join(dir, 'mine.d'), 'inline int FORTY_TWO = 42;\n');
+    let r = dtrace(['-qx', `syslibdir=${dir}`, '-n', 'BEGIN { printf("%d\\n", FORTY_TWO); exit(0); }']);
+    expect(r.stdout, r.stderr).toBe('42\n\n');
+    r = dtrace(['-qx', `syslibdir=${dir}`, '-n', 'BEGIN { printf("%d\\n", SIGINT); exit(0); }']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('failed to resolve SIGINT: Unknown variable name');
+    r = dtrace(['-qn', 'BEGIN { printf("%d\\n", SIGINT); exit(0); }']);
+    expect(r.stdout, r.stderr).toBe('2\n\n');
+    r = dtrace(['-qx', 'nolibs', '-n', 'BEGIN { printf("%d\\n", SIGINT); exit(0); }']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('failed to resolve SIGINT: Unknown variable name');
+  });
+
   test('-x libdir adds a D library directory, as -L does', () => {
     const dir = path.join(work, 'lib');
     mkdirSync(dir, { recursive: true });
