@@ -101,6 +101,9 @@ describe('the consumer holds speculative records', () => {
     const out = s.take(1, record(3, 0, ''), specTag(SPEC_TAG.COMMIT_CLEAN, 1, 7));
     expect(texts(out)).toEqual(['a', 'c', 'b']);
     expect(out.every((r) => r.raw.readUInt32LE(4) === 0)).toBe(true);
+    // The speculation becomes free again when the cleaner runs (at -x cleanrate), not at once.
+    expect(cleaned).toEqual([]);
+    s.clean();
     expect(cleaned).toEqual([[1, 7]]);
     // Late records of a committed speculation print where they arrive; of a discarded one, never.
     expect(texts(s.take(0, record(2, 0, 'late'), specTag(SPEC_TAG.DATA, 1, 7)))).toEqual(['late']);
