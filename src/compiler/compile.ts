@@ -185,7 +185,9 @@ function descriptionText(text: string): string {
 }
 
 function describe(p: ProbeDescription): string {
-  return `${p.provider}:${p.module}:${p.function}:${p.name}`;
+  // RFD 2: a description for another instance says so; `host` is every description's default.
+  const instance = p.instance !== undefined && p.instance !== 'host' ? `${p.instance}:` : '';
+  return `${instance}${p.provider}:${p.module}:${p.function}:${p.name}`;
 }
 
 function pragma(p: A.Pragma, options: Map<string, string>): void {
