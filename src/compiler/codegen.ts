@@ -356,22 +356,25 @@ export class DifoGen {
       case 'Unary':
         return this.unary(e);
       case 'Conditional': {
+        // Each register is freed as soon as its value is consumed, as dt_regset does, so a chain
+        // of nested ?: needs no more registers than one of its arms: the result lives in the
+        // alternate's register, and the consequent's move into it is patched in once known.
         const t = this.expr(e.test);
         b.emit(encodeTst(t.reg));
+        this.release(t.reg);
         const lelse = b.newLabel(), ldone = b.newLabel();
         b.branch(D.DIF_OP_BE, lelse);
         const x = this.expr(e.consequent);
-        b.emit(encodeMov(x.reg, t.reg));
+        const move = b.emit(encodeMov(x.reg, x.reg));
         this.release(x.reg);
         b.branch(D.DIF_OP_BA, ldone);
         b.placeLabel(lelse);
         const y = this.expr(e.alternate);
-        b.emit(encodeMov(y.reg, t.reg));
-        this.release(y.reg);
+        b.patch(move, encodeMov(x.reg, y.reg));
         b.placeLabel(ldone);
         if ((x.type.kind === 'string') !== (y.type.kind === 'string'))
           throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(x.type)}" : "${typeName(y.type)}"`, e);
-        return { reg: t.reg, type: x.type.kind === 'string' ? STRING : arithmetic(x.type, y.type) };
+        return { reg: y.reg, type: x.type.kind === 'string' ? STRING : arithmetic(x.type, y.type) };
       }
       case 'Assignment':
         if (this.cg.vars.handles(e.target)) return this.cg.vars.assign(this, { ...e, target: e.target });
@@ -543,22 +546,23 @@ export class DifoGen {
     switch (e.op) {
       case '&&':
       case '||': {
+        // The left operand's register is free once tested; the result lives in the right's.
         const l = this.expr(e.left);
         const out = b.newLabel(), done = b.newLabel();
         b.emit(encodeTst(l.reg));
+        this.release(l.reg);
         b.branch(e.op === '&&' ? D.DIF_OP_BE : D.DIF_OP_BNE, out);
         const r = this.expr(e.right);
         b.emit(encodeTst(r.reg));
-        this.release(r.reg);
         b.branch(e.op === '&&' ? D.DIF_OP_BE : D.DIF_OP_BNE, out);
-        if (e.op === '&&') b.setx(1n, l.reg);
-        else b.emit(encodeMov(0, l.reg));
+        if (e.op === '&&') b.setx(1n, r.reg);
+        else b.emit(encodeMov(0, r.reg));
         b.branch(D.DIF_OP_BA, done);
         b.placeLabel(out);
-        if (e.op === '&&') b.emit(encodeMov(0, l.reg));
-        else b.setx(1n, l.reg);
+        if (e.op === '&&') b.emit(encodeMov(0, r.reg));
+        else b.setx(1n, r.reg);
         b.placeLabel(done);
-        return { reg: l.reg, type: INT };
+        return { reg: r.reg, type: INT };
       }
       case '^^': {
         const l = this.bool(this.expr(e.left), e);

@@ -150,6 +150,13 @@ export class DifBuilder {
     return this.insns.length - 1;
   }
 
+  /** Replace an instruction already emitted (a move whose target was not known yet). */
+  patch(pc: number, instr: number): void {
+    if (pc < 0 || pc >= this.insns.length) throw new RangeError(`DIF instruction ${pc} was not emitted`);
+    if (isBranchOp(difOp(instr))) throw new Error('branches are patched through labels');
+    this.insns[pc] = instr >>> 0;
+  }
+
   newLabel(): Label {
     this.labelPc.push(undefined);
     return this.labelPc.length - 1;
