@@ -104,6 +104,7 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
         file: source.kind === 's' ? source.name : undefined, probeSpec: source.kind !== 's',
         isTypeName: (n) => cg.types.isTypeName(n),
       });
+      rejectFloatConstants(ast);
       for (const item of ast.items) {
         if (item.kind === 'Pragma') {
           pragma(item, options);
@@ -170,6 +171,26 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
       });
     },
   };
+}
+
+/**
+ * DTrace's lexer refuses a floating-point constant wherever it lexes expressions, so the whole
+ * program fails before any clause is checked: the parser keeps them only so this can say where.
+ */
+function rejectFloatConstants(ast: A.Program): void {
+  let first: A.Position | undefined;
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (node === null || typeof node !== 'object') return;
+    const n = node as { kind?: unknown } & A.Position;
+    if (n.kind === 'FloatLiteral') {
+      if (!first || n.line < first.line || (n.line === first.line && n.column < first.column)) first = n;
+      return;
+    }
+    Object.values(node).forEach(visit);
+  };
+  visit(ast.items);
+  if (first) throw new DtraceError('D_SYNTAX', 'floating-point constants are not permitted', { line: first.line, column: first.column, file: first.file });
 }
 
 /** `inline T name = expr;`: recorded, then its value type-checked against T. */

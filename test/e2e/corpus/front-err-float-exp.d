@@ -1,0 +1,6 @@
+/* flags: -xerrtags */
+BEGIN
+/2 > .5e3f/
+{
+	exit(0);
+}
