@@ -4,6 +4,7 @@
 // Values are normalized into strings for the options map: sizes in bytes, rates and times in
 // nanoseconds, booleans as "set" or "unset" (use isSet()).
 
+import { readFileSync } from 'node:fs';
 import { API_VERSION } from './usage.js';
 
 /** A rejected option. The message is dtrace(1)'s `failed to set -x NAME: REASON`. */
@@ -173,7 +174,6 @@ function versionNumber(text: string): number | null {
  */
 const REFUSED: Record<string, (value: string) => string | null> = {
   amin: () => 'stability minimums are not enforced by this dtrace',
-  cpu: () => 'tracing a single CPU is not supported by the Linux device',
   ctypes: () => 'no CTF is written on Linux: C types come from the kernel\'s BTF',
   dtypes: () => 'no CTF is written on Linux: D types come from the kernel\'s BTF',
   evaltime: (v) => (v === 'exec' ? null : 'a command started by -c is stopped at its exec; only evaltime=exec is supported'),
@@ -182,7 +182,6 @@ const REFUSED: Record<string, (value: string) => string | null> = {
   late: (v) => (v === 'static' ? null : 'translators are always applied statically here'),
   linktype: (v) => (v === 'elf' ? null : 'dtrace -G writes ELF objects only'),
   pspec: () => 'not supported by this compiler',
-  temporal: () => 'records are printed CPU by CPU as each buffer is read, not merged in time order',
   tree: () => 'this compiler does not dump its parse trees',
 };
 
@@ -192,9 +191,37 @@ const REFUSED: Record<string, (value: string) => string | null> = {
  */
 export function parseOptionValue(name: string, value: string | null): [string, string] {
   const parsed = validateOption(name, value);
+  if (name === 'cpu') return [name, cpuOption(value, parsed[1])];
   const why = REFUSED[name]?.(parsed[1]);
   if (why) throw new OptionError(name, why);
   return parsed;
+}
+
+/**
+ * -x cpu: a runtime option, so no value is 0 and yes/on/... are 1, as DTrace reads it; the CPU
+ * must be online to be traced. "unset" (cpu=, cpu=no) traces every CPU.
+ */
+function cpuOption(value: string | null, parsed: string): string {
+  if (parsed === 'unset') return parsed;
+  const cpu = value === null ? '0' : parsed === 'set' ? '1' : parsed;
+  if (!onlineCpus().includes(Number(cpu))) throw new OptionError('cpu', INVALID_VALUE);
+  return cpu;
+}
+
+/** The online CPUs, from /sys/devices/system/cpu/online ("0-3,5"). */
+function onlineCpus(): number[] {
+  const out: number[] = [];
+  for (const part of readFileSync('/sys/devices/system/cpu/online', 'utf8').trim().split(',')) {
+    const [lo, hi] = part.split('-').map(Number);
+    for (let c = lo; c <= (hi ?? lo); c++) out.push(c);
+  }
+  return out;
+}
+
+/** The CPU -x cpu restricts tracing to, or undefined for every CPU. */
+export function tracedCpu(options: Map<string, string>): number | undefined {
+  const v = options.get('cpu');
+  return v === undefined || v === 'unset' ? undefined : Number(v);
 }
 
 function validateOption(name: string, value: string | null): [string, string] {

@@ -1,6 +1,6 @@
 // dtrace(1)'s usage text (printed on usage errors and by --help) and -V's D API version.
 
-export const USAGE = `Usage: dtrace [-aACeFGhHlqSvVwZ] [-b bufsz] [-c cmd] [-D name[=def]]
+export const USAGE = `Usage: dtrace [-aACeFGhHlOqSvVwZ] [-b bufsz] [-c cmd] [-D name[=def]]
 	[-I path] [-L path] [-o output] [-p pid] [-s script] [-U name]
 	[-x opt[=val]] [-X a|c|s|t]
 
@@ -32,6 +32,7 @@ export const USAGE = `Usage: dtrace [-aACeFGhHlqSvVwZ] [-b bufsz] [-c cmd] [-D n
 	-m  enable or list probes by module name
 	-n  enable or list probes by probe name
 	-o  append trace output to a file
+	-O  with -x oformat, also write the aggregations left at exit
 	-p  trace a running process by id
 	-P  enable or list probes by provider name
 	-q  quiet: print only what the program traces

@@ -17,6 +17,7 @@ import { formatPrint, isPrintFormat } from './print.js';
 import { BufferPolicy, type BufferPolicyName } from './bufpolicy.js';
 import { configureStacks, formatSymbolicRecord, isSymbolicAction, printfSymbols } from './stacks.js';
 import { JsonOutput, parseOformat } from './oformat.js';
+import { TemporalOrder, type TimedRecord } from './temporal.js';
 
 export interface ConsumerOptions {
   quiet: boolean;
@@ -48,6 +49,8 @@ export class Consumer {
   private symbols: ReturnType<typeof printfSymbols>;
   /** -x oformat=json: records, drops and aggregations go to one JSON document (oformat.ts). */
   private json: JsonOutput | null = null;
+  /** -x temporal: every CPU's records merged in time order (temporal.ts). */
+  private temporal: TemporalOrder | null = null;
 
   constructor(private device: Device, private enabled: EnableResult, private opts: ConsumerOptions) {
     for (const p of enabled.probes) this.byEpid.set(p.epid, p);
@@ -60,11 +63,13 @@ export class Consumer {
     this.aggs = new Aggregations(device, enabled.aggregations, { ...aggSortOptions(opts.options), aggzoom: optionSet(opts.options, 'aggzoom'), strsize: opts.strsize, ...printfSymbols() });
     const oformat = parseOformat(opts.options?.get('oformat'));
     if (oformat.format === 'json') this.json = new JsonOutput(opts.out, oformat.pretty);
+    if (optionSet(opts.options, 'temporal')) this.temporal = new TemporalOrder();
   }
 
   /** Drain every CPU buffer once and print what it held. */
   consume(): void {
-    this.process(this.device.drain());
+    const readAt = TemporalOrder.now();
+    this.process(this.device.drain(), readAt);
     this.aggs.rememberProcesses();
   }
 
@@ -97,14 +102,15 @@ export class Consumer {
     return this.policy.filled;
   }
 
-  /** ring: print what the buffers kept, at the end of tracing. */
+  /** At the end of tracing: ring prints what the buffers kept; temporal what it held back. */
   flush(): void {
-    if (this.policy.policy === 'ring') this.print(this.policy.flush());
+    this.print(this.policy.policy === 'ring' ? this.policy.flush() : [], null);
   }
 
-  process(buffers: CpuBuffer[]): void {
+  /** Print drained buffers; `readAt` is when their draining began (null: nothing more will come). */
+  process(buffers: CpuBuffer[], readAt: bigint | null = null): void {
     if (this.policy.policy === 'ring') for (const b of buffers) b.records.forEach((r) => this.noteExit(r));
-    this.print(this.policy.admit(buffers));
+    this.print(this.policy.admit(buffers), readAt);
   }
 
   private isEndRecord(raw: Buffer): boolean {
@@ -121,17 +127,20 @@ export class Consumer {
     this.exitStatus = v.kind === 'int' ? Number(v.value) : 0;
   }
 
-  private print(buffers: CpuBuffer[]): void {
-    for (const b of buffers) {
-      if (b.lost > 0) this.drop(`dtrace: ${b.lost} drop${b.lost === 1 ? '' : 's'} on CPU ${b.cpu}\n`);
-      b.records.forEach((rec, i) => this.record(b.cpu, rec, this.flow ? this.nextProbe(b.records, i) : null));
-    }
+  private print(buffers: CpuBuffer[], readAt: bigint | null): void {
+    for (const b of buffers) if (b.lost > 0) this.drop(`dtrace: ${b.lost} drop${b.lost === 1 ? '' : 's'} on CPU ${b.cpu}\n`);
+    // Each CPU's records in turn or, under temporal, every CPU's merged in time order.
+    const records: TimedRecord[] = this.temporal
+      ? this.temporal.merge(buffers, readAt)
+      : buffers.flatMap((b) => b.records.map((raw) => ({ cpu: b.cpu, raw })));
+    records.forEach((r, i) => this.record(r.cpu, r.raw, this.flow ? this.nextProbe(records, i) : null));
   }
 
-  /** -F looks ahead: the enabled probe of the next (non-fault) record in the same buffer. */
-  private nextProbe(records: Buffer[], i: number): EnabledProbe | null {
+  /** -F looks ahead: the enabled probe of the next (non-fault) record from the same CPU. */
+  private nextProbe(records: TimedRecord[], i: number): EnabledProbe | null {
     for (let j = i + 1; j < records.length; j++) {
-      const epid = records[j].readUInt32LE(0);
+      if (records[j].cpu !== records[i].cpu) continue;
+      const epid = records[j].raw.readUInt32LE(0);
       if (epid !== FAULT_EPID) return this.byEpid.get(epid) ?? null;
     }
     return null;

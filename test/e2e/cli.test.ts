@@ -51,7 +51,7 @@ describe('usage', () => {
     const r = dtrace(['--help']);
     expect(r.stdout).toBe(USAGE);
     expect(r.status).toBe(0);
-    for (const letter of 'aAbcCDefFGhHiIlLmnopPqsSUvVwxXZ') expect(USAGE).toContain(`\t-${letter}  `);
+    for (const letter of 'aAbcCDefFGhHiIlLmnoOpPqsSUvVwxXZ') expect(USAGE).toContain(`\t-${letter}  `);
   });
 
   test('an unknown option: getopt\'s message, the usage, exit 2', () => {

@@ -93,6 +93,18 @@ describe.skipIf(skip)(`oformat${skip ? ` (skipped: ${skip})` : ''}`, () => {
     expect(end.output).toEqual([{ 'aggregation-name': 'a', 'aggregation-data': [{ keys: [], sum: 7 }] }]);
   });
 
+  test('printa() with a format string gives the same aggregation object as without one (FreeBSD documents one shape)', () => {
+    const prog = (printa: string) => `BEGIN { @c["a"] = count(); @c["b"] = count(); @c["b"] = count(); ${printa}; exit(0); }`;
+    const formatted = json(['-x', 'oformat=json', '-qn', prog('printa("%s got %@d\\n", @c)')]);
+    const plain = json(['-x', 'oformat=json', '-qn', prog('printa(@c)')]);
+    expect(formatted.status).toBe(0);
+    const data = [{ keys: [{ value: 'a' }], count: 1 }, { keys: [{ value: 'b' }], count: 2 }];
+    expect(formatted.doc.dtrace.probes[0].output).toEqual([{ 'aggregation-name': 'c', 'aggregation-data': data }]);
+    expect(plain.doc.dtrace.probes[0].output).toEqual(formatted.doc.dtrace.probes[0].output);
+    // The text output does use the format.
+    expect(dtrace(['-qn', prog('printa("%s got %@d\\n", @c)')]).stdout).toBe('a got 1\nb got 2\n\n');
+  });
+
   test("a real syscall probe's record: its probe name, and the process's calls counted", () => {
     const { doc, status, stderr } = json(['-O', '-x', 'oformat=json', '-n',
       'BEGIN { done = 0; } syscall::getppid:entry /pid == $target/ { @n[probefunc] = count(); } syscall::getppid:entry /pid == $target && !done/ { done = 1; trace(execname); trace(pid); }',

@@ -13,7 +13,7 @@ import type { Difo, Program } from '../../dof/program.js';
 import type { Probe } from '../../providers/provider.js';
 import { ProbeRegistry } from '../../providers/registry.js';
 import { eventId } from '../../providers/tracefs.js';
-import { native } from '../native.js';
+import { BPF_F_TEST_RUN_ON_CPU, native } from '../native.js';
 import type {
   AggregationDescription, AggregationEntry, CpuBuffer, Device, EnableResult, EnabledProbe,
   RecordDescription,
@@ -51,6 +51,8 @@ export interface LinuxDeviceOptions {
   dynvarsize?: number; // bytes of dynamic variable space (thread-locals, associative arrays); 1m
   nspec?: number; // speculations (default 1)
   specsize?: number; // bytes of each speculation per CPU (default 32k)
+  /** -x cpu: probes fire and record only on this CPU, whose buffer alone is read; BEGIN and END run there. */
+  cpu?: number;
 }
 
 export class DeviceError extends Error {
@@ -253,7 +255,7 @@ export class LinuxDevice implements Device {
           memFd, globalsFd, strtabFd, eventsFd, mem, strsize, difoStrtab,
           probeStrings: probeStrings.get(probe.id)!, probeId: probe.id, globals,
           activityOffset: 0, aggregations, aggInitFd, aggDropsFd: this.aggDropsFd, task: needsTask ? taskOffsets() : null, walltimeOffsetNs,
-          errno: probe.errno, vars, shared: shared?.shared, spec: this.spec?.env, errorProbe,
+          errno: probe.errno, vars, shared: shared?.shared, spec: this.spec?.env, errorProbe, cpu: this.opts.cpu,
           contextTask: probe.attach.kind === 'rawTracepoint' && probe.attach.taskArg !== undefined
             ? { arg: probe.attach.taskArg, fields: taskFields() } : undefined,
         },
@@ -283,7 +285,7 @@ export class LinuxDevice implements Device {
   }
 
   go(): void {
-    for (const fd of this.begin) native.progTestRun(fd, Buffer.alloc(8), 0);
+    for (const fd of this.begin) this.runOnTracedCpu(fd);
     for (const lp of this.loaded) this.attach(lp);
     // After every probe, so that one of the user's own at a hold's first site is in place first.
     for (const lp of this.loaded) {
@@ -299,7 +301,19 @@ export class LinuxDevice implements Device {
     }
     for (const fds of this.holds.values()) for (const fd of fds) this.closeFd(fd);
     this.holds.clear();
-    for (const fd of this.end) native.progTestRun(fd, Buffer.alloc(8), 0);
+    for (const fd of this.end) this.runOnTracedCpu(fd);
+  }
+
+  /** Run BEGIN or END here, or under -x cpu on that CPU (as DTrace for Linux runs them there). */
+  private runOnTracedCpu(fd: number): void {
+    const cpu = this.opts.cpu;
+    if (cpu === undefined) native.progTestRun(fd, Buffer.alloc(8), 0);
+    else native.progTestRun(fd, Buffer.alloc(8), BPF_F_TEST_RUN_ON_CPU, cpu);
+  }
+
+  /** The CPUs whose buffers are read and whose timers fire profile probes: -x cpu's, or all online. */
+  private get tracedCpus(): number[] {
+    return this.opts.cpu === undefined ? this.onlineCpus : [this.opts.cpu];
   }
 
   async wait(ms: number): Promise<void> {
@@ -433,7 +447,7 @@ export class LinuxDevice implements Device {
 
   private openBuffers(eventsFd: number): void {
     const pages = Math.max(1, 2 ** Math.floor(Math.log2(Math.max(4096, this.opts.bufsize) / native.pageSize())));
-    for (const cpu of this.onlineCpus) {
+    for (const cpu of this.tracedCpus) {
       const fd = native.perfEventOpen({
         type: PERF_TYPE_SOFTWARE, config: PERF_COUNT_SW_BPF_OUTPUT, sampleType: PERF_SAMPLE_RAW,
         wakeupEvents: 1, pid: -1, cpu,
@@ -517,7 +531,7 @@ export class LinuxDevice implements Device {
       this.fds.push(fd);
       lp.events.push(fd);
     } else if (at.kind === 'profile') {
-      const cpus = at.perCpu ? this.onlineCpus : this.onlineCpus.slice(0, 1);
+      const cpus = at.perCpu ? this.tracedCpus : this.tracedCpus.slice(0, 1);
       for (const cpu of cpus) open({ type: PERF_TYPE_SOFTWARE, config: PERF_COUNT_SW_CPU_CLOCK, samplePeriod: at.periodNs, pid: -1, cpu });
     }
   }

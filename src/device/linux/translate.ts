@@ -127,6 +127,10 @@ export interface TranslateEnv {
   spec?: SpeculationEnv;
   /** The probe describes another thread than the current one (context-task.ts). */
   contextTask?: ContextTask | undefined;
+  /** Kernel frames above the probe site that stack() leaves out (stack.ts). */
+  kernelStackSkip?: number;
+  /** -x cpu: the program does nothing on any other CPU. */
+  cpu?: number | undefined;
 }
 
 export class TranslateError extends Error {
@@ -202,6 +206,8 @@ export class ProbeTranslator {
   /** DIF registers kept in BPF registers in the DIF object being translated (regalloc.ts). */
   private regs = new Map<number, number>();
   private spilled = false;
+  /** The current ECB has written its record header: `timestamp` is the header's, as in DTrace. */
+  private stamped = false;
 
   constructor(
     readonly env: TranslateEnv,
@@ -213,6 +219,10 @@ export class ProbeTranslator {
     const a = this.a, env = this.env, mem = env.mem;
     const out = a.label('out');
     a.mov(R9, R1);
+    if (env.cpu !== undefined) {
+      a.call(HELPER.get_smp_processor_id);
+      a.jmpImm(JMP.JNE, R0, env.cpu, out);
+    }
     a.st(4, FP, ZERO_KEY, 0);
     a.ldMap(R1, env.memFd);
     a.mov(R2, FP);
@@ -263,6 +273,7 @@ export class ProbeTranslator {
     const next = a.label(`ecb${plan.epid}.next`);
     this.ecbIndex = plan.epid;
     this.scratchNext = 0;
+    this.stamped = false;
     if (plan.desc.predicate) {
       this.actionIndex = 0;
       this.difo(plan.desc.predicate, next);
@@ -275,6 +286,7 @@ export class ProbeTranslator {
       a.st(4, R8, mem.buf + 4, 0);
       a.call(HELPER.ktime_get_ns);
       a.stx(8, R8, mem.buf + 8, R0);
+      this.stamped = true;
     }
 
     const acts = plan.desc.actions;
@@ -293,7 +305,7 @@ export class ProbeTranslator {
           const agg = this.aggregationFor(plan, i);
           this.zeroKey(plan, i, roundUp(agg.keySize, 8));
         }
-        if (isStackAction(act.kind)) emitStackRecord(a, act.kind, act.arg, mem.key + keyRec.offset, () => this.difo(act.difo!, next), () => emitPid(this));
+        if (isStackAction(act.kind)) emitStackRecord(a, act.kind, act.arg, mem.key + keyRec.offset, () => this.difo(act.difo!, next), () => emitPid(this), this.env.kernelStackSkip);
         else this.evaluateInto(act.difo!, mem.key + keyRec.offset, keyRec, next);
         continue;
       }
@@ -306,7 +318,7 @@ export class ProbeTranslator {
       }
       const rec = plan.records[i];
       if (rec && isStackAction(act.kind)) {
-        emitStackRecord(a, act.kind, act.arg, mem.buf + RECORD_HEADER_SIZE + rec.offset, () => this.difo(act.difo!, next), () => emitPid(this));
+        emitStackRecord(a, act.kind, act.arg, mem.buf + RECORD_HEADER_SIZE + rec.offset, () => this.difo(act.difo!, next), () => emitPid(this), this.env.kernelStackSkip);
         continue;
       }
       if (act.difo && rec && rec.size > 0) this.evaluateInto(act.difo, mem.buf + RECORD_HEADER_SIZE + rec.offset, rec, next);
@@ -327,6 +339,7 @@ export class ProbeTranslator {
     }
     emitMarkers(this);
     a.place(next);
+    this.stamped = false;
   }
 
   /**
@@ -717,7 +730,9 @@ export class ProbeTranslator {
       case D.DIF_VAR_GID:
         return emitUidOrGid(this, 'gid');
       case D.DIF_VAR_TIMESTAMP:
-        a.call(HELPER.ktime_get_ns);
+        // One firing has one timestamp: the record's (so -x temporal orders records by it).
+        if (this.stamped) a.ldx(8, R0, R8, mem.buf + 8);
+        else a.call(HELPER.ktime_get_ns);
         return;
       case D.DIF_VAR_WALLTIMESTAMP:
         a.call(HELPER.ktime_get_ns), a.ld64(R1, env.walltimeOffsetNs), a.alu(ALU.ADD, R0, R1);
