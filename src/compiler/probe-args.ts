@@ -3,8 +3,10 @@
 // checks and messages (dt_idcook_args): the index must be an integer constant within the probes'
 // argument count, and every probe of a description must agree on the argument's type.
 //
-// On this device args[N] and argN read the same value (no provider translates its arguments), so
-// args[N] is argN seen through its type: narrowed to the type's width when it is an integer.
+// args[N] is argN seen through its type: narrowed to the type's width when it is an integer. When
+// a provider describes args[N] as the translation of argN's native type (proc, sched and io:
+// psinfo_t * of a struct task_struct *, ...), args[N]->member is the D library translator's
+// member, as DTrace compiles it.
 
 import type * as A from './ast.js';
 import { DifoGen, type Val, err } from './codegen.js';
@@ -29,7 +31,8 @@ function descText(d: ProbeDescription): string {
   return `${d.provider}:${d.module}:${d.function}:${d.name}`;
 }
 
-export function argsElement(g: DifoGen, e: A.Index): Val {
+/** The index of `args[N]` and the argument description the clause's probes agree on. */
+function argOf(g: DifoGen, e: A.Index): { index: bigint; type: string | undefined; native: string | undefined } {
   if (e.keys.length !== 1) {
     throw err('D_PROTO_LEN', `args[ ] prototype mismatch: ${e.keys.length} arg${e.keys.length === 1 ? ' ' : 's '}passed, 1 expected`, e);
   }
@@ -45,6 +48,7 @@ export function argsElement(g: DifoGen, e: A.Index): Val {
   const clause = g.cg.clauseProbes;
   if (!clause) throw err('D_ARGS_NONE', 'args[ ] may not be referenced outside of a probe clause', e);
   let type: string | undefined;
+  let native: string | undefined;
   for (const { desc, probes } of clause) {
     if (probes.length === 0 || !sameSignature(probes)) {
       throw err('D_ARGS_MULTI', `args[ ] may not be referenced because probe description ${descText(desc)} matches an unstable set of probes`, e);
@@ -55,22 +59,57 @@ export function argsElement(g: DifoGen, e: A.Index): Val {
     }
     const t = args[Number(index)].type;
     if (t === null) throw err('D_ARGS_TYPE', `failed to resolve native type for args[${index}]`, e);
-    if (type !== undefined && type !== t) {
+    if (type !== undefined && (type !== t || native !== args[Number(index)].native)) {
       throw err('D_ARGS_MULTI', `args[ ] may not be referenced because probe description ${descText(desc)} matches an unstable set of probes`, e);
     }
     type = t;
+    native = args[Number(index)].native;
   }
+  return { index, type, native };
+}
+
+export function argsElement(g: DifoGen, e: A.Index): Val {
+  const { index, type, native } = argOf(g, e);
   const dtype = type === undefined ? undefined : g.cg.types.typeFromDeclaration(type);
   if (!dtype) throw err('D_ARGS_TYPE', `failed to resolve native type for args[${index}]`, e);
+  if (native !== undefined) {
+    throw err('D_UNSUPPORTED', `args[${index}] is translated to ${type}: it can only be used in a member reference (args[${index}]->member)`, e);
+  }
   if (index > 9n) throw err('D_UNSUPPORTED', `args[${index}] is not supported: this device passes 10 arguments (args[0] to args[9])`, e);
   const v = g.expr({ kind: 'Identifier', line: e.line, column: e.column, file: e.file, name: `arg${index}` });
   if (dtype.kind === 'int') narrow(g, v.reg, dtype, e);
   return { reg: v.reg, type: dtype };
 }
 
+/**
+ * A translated `args[N]` as the xlate it stands for, `xlate<T>((NATIVE)argN)` (DTrace's
+ * args[] of a provider with translators); undefined when args[N] is not translated.
+ */
+export function translatedArg(g: DifoGen, e: A.Index): A.Xlate | undefined {
+  const { index, type, native } = argOf(g, e);
+  if (native === undefined || type === undefined) return undefined;
+  const pos: A.Position = { line: e.line, column: e.column };
+  if (e.file !== undefined) pos.file = e.file;
+  const arg: A.Expression = { kind: 'Identifier', ...pos, name: `arg${index}` };
+  const operand: A.Expression = { kind: 'Cast', ...pos, type: typeNameOf(native, pos), operand: arg };
+  return { kind: 'Xlate', ...pos, type: typeNameOf(type, pos), operand };
+}
+
+/** The type name of a provider's argument description: `NAME *...` or `struct TAG *...`. */
+function typeNameOf(text: string, pos: A.Position): A.TypeName {
+  const m = /^\s*(struct\s+)?(\w+)\s*((?:\*\s*)*)$/.exec(text);
+  if (!m) throw new Error(`unexpected argument type "${text}"`);
+  const specifier: A.TypeSpecifier = m[1]
+    ? { kind: 'StructType', ...pos, union: false, tag: m[2], members: null }
+    : { kind: 'TypedefName', ...pos, name: m[2] };
+  let type: A.TypeExpression = { kind: 'NamedType', ...pos, specifier, qualifiers: [], userland: false };
+  for (let i = 0; i < (m[3].match(/\*/g) ?? []).length; i++) type = { kind: 'PointerType', ...pos, to: type, qualifiers: [] };
+  return { kind: 'TypeName', ...pos, type };
+}
+
 /** Do all these probes describe their arguments alike? */
 function sameSignature(probes: ProviderProbe[]): boolean {
-  const sig = (p: ProviderProbe) => p.args.map((a) => a.type ?? '?').join(',');
+  const sig = (p: ProviderProbe) => p.args.map((a) => `${a.type ?? '?'}<${a.native ?? ''}>`).join(',');
   const first = sig(probes[0]);
   return probes.every((p) => sig(p) === first);
 }

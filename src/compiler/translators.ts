@@ -11,6 +11,7 @@
 import type * as A from './ast.js';
 import { DifoGen, type Val, err } from './codegen.js';
 import { assignable, narrow, sameType } from './typed-expr.js';
+import { isArgsReference, translatedArg } from './probe-args.js';
 import { typeName, type DType, type StructDef } from './types.js';
 
 export interface Translator {
@@ -83,6 +84,7 @@ function checkMember(g: DifoGen, xl: Translator, m: A.TranslatorMember): void {
 /** The xlate expression an operand stands for: itself, or the value of an inline naming one. */
 export function xlateOf(g: DifoGen, e: A.Expression, depth = 0): A.Xlate | undefined {
   if (e.kind === 'Xlate') return e;
+  if (e.kind === 'Index' && isArgsReference(e)) return translatedArg(g, e);
   if (depth > 64 || e.kind !== 'Identifier' || e.module !== undefined || g.cg.global(e.name)) return undefined;
   const inl = g.cg.types.inlines.get(e.name);
   return inl ? xlateOf(g, inl.value, depth + 1) : undefined;

@@ -1,17 +1,26 @@
-// The io provider, from the block layer's request tracepoints:
-//   io:::start  block:block_rq_issue     arg0 dev_t, arg1 sector, arg2 sectors, arg3 bytes
-//   io:::done   block:block_rq_complete  arg0 dev_t, arg1 sector, arg2 sectors, arg3 error
-// DTrace types these as bufinfo_t *, devinfo_t *, fileinfo_t * (translators over the request);
-// until the front end has translators they are the record's integers, untyped.
+// The io provider, from the block layer's request tracepoints, attached raw: their argument is the
+// struct request, which lib/dtrace/io.d translates to args[0] bufinfo_t *, args[1] devinfo_t *
+// and args[2] fileinfo_t *, as DTrace types them.
+//   io:::start  block:block_rq_issue, when the request goes to the device driver
+//   io:::done   block:block_rq_complete, when the device has completed it (before the request
+//               is advanced, so b_bcount is still the request's size)
+// wait-start and wait-done have no tracepoint here (dtrace(1) NOTES).
 
 import type { Probe, Provider } from './provider.js';
 import { STABLE_PROVIDER_ATTRIBUTES } from './proc.js';
-import { derivedProbes, namedFieldArgs, type DerivedProbe } from './tracepoint-probe.js';
+import { rawDerivedProbes, type RawDerivedProbe } from './tracepoint-probe.js';
 import { tracefsRoot } from './tracefs.js';
 
-const PROBES: DerivedProbe[] = [
-  { name: 'done', group: 'block', event: 'block_rq_complete', args: namedFieldArgs(['dev', 'sector', 'nr_sector', 'error']) },
-  { name: 'start', group: 'block', event: 'block_rq_issue', args: namedFieldArgs(['dev', 'sector', 'nr_sector', 'bytes']) },
+const REQUEST = 'struct request *';
+const ARGS = [
+  { type: 'bufinfo_t *', native: REQUEST, param: 0 },
+  { type: 'devinfo_t *', native: REQUEST, param: 0 },
+  { type: 'fileinfo_t *', native: REQUEST, param: 0 },
+];
+
+const PROBES: RawDerivedProbe[] = [
+  { name: 'done', group: 'block', event: 'block_rq_complete', params: [REQUEST, 'blk_status_t', 'unsigned int'], args: ARGS },
+  { name: 'start', group: 'block', event: 'block_rq_issue', params: [REQUEST], args: ARGS },
 ];
 
 export class IoProvider implements Provider {
@@ -19,6 +28,6 @@ export class IoProvider implements Provider {
   readonly attributes = STABLE_PROVIDER_ATTRIBUTES;
   constructor(private readonly root?: string) {}
   list(): Probe[] {
-    return derivedProbes('io', PROBES, this.root ?? tracefsRoot());
+    return rawDerivedProbes('io', PROBES, this.root ?? tracefsRoot());
   }
 }

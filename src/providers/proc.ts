@@ -1,14 +1,24 @@
-// The proc provider, built from the scheduler's process tracepoints:
-//   proc:::exec-success  sched:sched_process_exec, in the new program (execname is its name)
-//   proc:::exit          sched:sched_process_exit when the process's last thread exits;
-//                        args[0] (int) is how: 1 exited, 2 killed by a signal, 3 dumped core
-//   proc:::create        sched:sched_process_fork, in the parent; arg0 is the child's pid
-// DTrace types create's args[0] as psinfo_t * (a translator over the child's task); until the
-// front end has translators it is the plain integer, untyped.
+// The proc provider, built from the kernel's process, task and signal tracepoints:
+//   proc:::create          task:task_newtask (raw) for a new process (no CLONE_THREAD), in the
+//                          parent; args[0] psinfo_t * of the child
+//   proc:::lwp-create      the same for a new thread (CLONE_THREAD); args[0] lwpsinfo_t *,
+//                          args[1] psinfo_t * of the new thread
+//   proc:::exec-success    sched:sched_process_exec, in the new program (execname is its name)
+//   proc:::exit            sched:sched_process_exit when the process's last thread exits;
+//                          args[0] (int) is how: 1 exited, 2 killed by a signal, 3 dumped core
+//   proc:::lwp-exit        sched:sched_process_exit, for every thread that exits (the last too)
+//   proc:::signal-send     signal:signal_generate (raw), in the sender, unless the target ignores
+//                          the signal; args[0] lwpsinfo_t *, args[1] psinfo_t * of the target
+//                          thread, args[2] int the signal
+//   proc:::signal-discard  the same when the target ignores it (TRACE_SIGNAL_IGNORED)
+//   proc:::signal-handle   signal:signal_deliver (raw), in the thread about to run the handler it
+//                          set (not for signals left to their default action or ignored); args[0]
+//                          int the signal, args[1] its struct kernel_siginfo *, args[2] the handler
+// start, lwp-start, exec, exec-failure and signal-clear have no tracepoint here (dtrace(1) NOTES).
 
 import { loadKernelBtf } from '../btf/btf.js';
 import { attr, type Probe, type ProbeArg, type Provider, type ProviderAttributes } from './provider.js';
-import { derivedProbes, namedFieldArgs, type DerivedProbe } from './tracepoint-probe.js';
+import { derivedProbes, rawDerivedProbes, type DerivedProbe, type RawDerivedProbe } from './tracepoint-probe.js';
 import { tracefsRoot } from './tracefs.js';
 
 export const STABLE_PROVIDER_ATTRIBUTES: ProviderAttributes = {
@@ -25,16 +35,50 @@ function exitArgs(): ProbeArg[] {
 }
 
 const PROBES: DerivedProbe[] = [
-  { name: 'create', group: 'sched', event: 'sched_process_fork', args: namedFieldArgs(['child_pid']) },
   { name: 'exec-success', group: 'sched', event: 'sched_process_exec', args: () => [] },
   { name: 'exit', group: 'sched', event: 'sched_process_exit', args: exitArgs, guardField: 'group_dead' },
+  { name: 'lwp-exit', group: 'sched', event: 'sched_process_exit', args: () => [] },
 ];
+
+const TASK = 'struct task_struct *';
+const CLONE_THREAD = 0x10000;
+/** enum trace_signal_result: the target ignores the signal. */
+const TRACE_SIGNAL_IGNORED = 1;
+const NEWTASK = ['struct task_struct *', 'u64'];
+const GENERATE = ['int', 'struct kernel_siginfo *', TASK, 'int', 'int'];
+/** The thread a raw parameter points to, as args[0] lwpsinfo_t * and args[1] psinfo_t *. */
+const thread = (param: number) => [
+  { type: 'lwpsinfo_t *', native: TASK, param },
+  { type: 'psinfo_t *', native: TASK, param },
+];
+/** Raw parameter N (a u64 of the context) compared as a guard. */
+const rawParam = (n: number) => ({ offset: 8 * n, size: 8 as const });
+
+export const RAW_PROBES: RawDerivedProbe[] = [
+  { name: 'create', group: 'task', event: 'task_newtask', params: NEWTASK, args: [{ type: 'psinfo_t *', native: TASK, param: 0 }],
+    guard: [{ ...rawParam(1), mask: CLONE_THREAD, op: 'eq' }] },
+  { name: 'lwp-create', group: 'task', event: 'task_newtask', params: NEWTASK, args: thread(0),
+    guard: [{ ...rawParam(1), mask: CLONE_THREAD }] },
+  { name: 'signal-send', group: 'signal', event: 'signal_generate', params: GENERATE, args: [...thread(2), { type: 'int', param: 0 }],
+    guard: [{ ...rawParam(4), value: TRACE_SIGNAL_IGNORED }] },
+  { name: 'signal-discard', group: 'signal', event: 'signal_generate', params: GENERATE, args: [...thread(2), { type: 'int', param: 0 }],
+    guard: [{ ...rawParam(4), value: TRACE_SIGNAL_IGNORED, op: 'eq' }] },
+  { name: 'signal-handle', group: 'signal', event: 'signal_deliver', params: ['int', 'struct kernel_siginfo *', 'struct k_sigaction *'],
+    args: [{ type: 'int', param: 0 }, { type: 'struct kernel_siginfo *', param: 1 }, { type: 'uintptr_t', param: 2, deref: handlerOffset }],
+    // SIG_DFL (0) and SIG_IGN (1) are no handler: the kernel acts on those signals itself.
+    guard: [{ arg: 2, value: 1, op: 'gt' }] },
+];
+
+function handlerOffset(): number {
+  return loadKernelBtf().memberPath('k_sigaction', 'sa.sa_handler').byteOffset;
+}
 
 export class ProcProvider implements Provider {
   readonly name = 'proc';
   readonly attributes = STABLE_PROVIDER_ATTRIBUTES;
   constructor(private readonly root?: string) {}
   list(): Probe[] {
-    return derivedProbes('proc', PROBES, this.root ?? tracefsRoot());
+    const root = this.root ?? tracefsRoot();
+    return [...derivedProbes('proc', PROBES, root), ...rawDerivedProbes('proc', RAW_PROBES, root)];
   }
 }

@@ -66,6 +66,10 @@ export type ArgSource =
   | { kind: 'register'; reg: string; size: 1 | 2 | 4 | 8; signed: boolean }
   /** `size` bytes of user memory at register + disp (SDT arguments such as 8@-16(%rbp)). */
   | { kind: 'memory'; reg: string; disp: number; size: 1 | 2 | 4 | 8; signed: boolean }
+  /** A raw tracepoint's argument `index` (a u64 of the context; __data not counted). */
+  | { kind: 'raw'; index: number }
+  /** The u64 at `offset` in the kernel object a raw tracepoint argument points to (0 if unreadable). */
+  | { kind: 'rawDeref'; index: number; offset: number }
   /** A constant (SDT arguments such as 4@$5). */
   | { kind: 'constant'; value: bigint }
   /** The provider does not supply this argument; it reads as 0. */
@@ -95,6 +99,12 @@ export interface ProbeArg {
   index: number; // N of argN
   /** D type of args[N], e.g. 'int', 'char *', 'size_t'; null when args[N] is untyped (only argN). */
   type: string | null;
+  /**
+   * The native type of argN when args[N] is its translation (DTrace's dtargd_native and
+   * dtargd_xlate): argN is a `struct task_struct *` and args[N] the `psinfo_t *` a D library
+   * translator makes of it.
+   */
+  native?: string;
   from: ArgSource;
 }
 
@@ -108,8 +118,9 @@ export interface Probe {
   attach: Attach;
   /** arg0, arg1, ... in order. May be computed on first use (tracepoint formats are read lazily). */
   readonly args: ProbeArg[];
-  /** Fire only when this field of the record is non-zero (proc:::exit: the group's last thread). */
-  readonly guard?: { offset: number; size: 1 | 2 | 4 | 8 };
+  /** Fire only when this field of the record is non-zero (proc:::exit: the group's last thread),
+   * or when every one of these conditions holds. */
+  readonly guard?: Guard | Guard[];
   /** Where this probe's system call return value is, for `errno` (syscall return probes). */
   readonly errno?: { offset: number };
   /** The shared-tracepoint route to this probe, when it has one; computed on first use. */
@@ -119,6 +130,20 @@ export interface Probe {
    * whose macro the compiler placed several times in one function).
    */
   sites?: { attach: Attach; args: ProbeArg[] }[];
+}
+
+/**
+ * A condition for a probe to fire: `size` bytes at `offset` in the probe's context (or, with
+ * `arg`, the value of argN as loaded), masked by `mask` when given, compared with `value` (default
+ * 0) by `op` (default 'ne'; 'gt' compares unsigned).
+ */
+export interface Guard {
+  offset?: number;
+  size?: 1 | 2 | 4 | 8;
+  arg?: number;
+  mask?: number;
+  value?: number;
+  op?: 'ne' | 'eq' | 'gt';
 }
 
 /** A probe description's fields; an empty field matches anything. */

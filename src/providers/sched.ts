@@ -1,7 +1,11 @@
-// The sched provider, from the scheduler's sched_switch tracepoint:
-//   sched:::off-cpu  sched:sched_switch, in the thread leaving the CPU; arg0 is the pid (thread
-//                    id) of the thread that runs next (DTrace: args[0] lwpsinfo_t *, args[1]
-//                    psinfo_t * of that thread; plain integer and untyped until translators).
+// The sched provider, from the scheduler's tracepoints:
+//   sched:::off-cpu  sched:sched_switch (raw), in the thread leaving the CPU; args[0]
+//                    lwpsinfo_t *, args[1] psinfo_t * of the thread that runs next.
+//   sched:::sleep    the same, when the leaving thread goes to sleep: not preempted, and its
+//                    state not TASK_RUNNING (a sleep a pending signal cancels stays running).
+//   sched:::wakeup   sched:sched_waking (raw), in the waking thread, once the woken one's state
+//                    is known to match (try_to_wake_up); args[0] lwpsinfo_t *, args[1] psinfo_t *
+//                    of the woken thread.
 //   sched:::on-cpu   the same tracepoint, attached raw: its arguments are (preempt, prev, next,
 //                    ...), and the probe's context task is `next`, the thread arriving on the CPU
 //                    (src/device/linux/context-task.ts). pid, tid, execname, curthread,
@@ -12,16 +16,28 @@
 // the leaving thread still runs. What is read from the running thread rather than from its task
 // is therefore the leaving thread's: stack() and ustack() (bpf_get_stack), user memory (copyin,
 // copyinstr, user loads), and the destructive actions raise(), stop() and copyout. dtrace(1)'s
-// NOTES say so.
+// NOTES say so, and which sched probes this kernel has no tracepoint for (enqueue, dequeue, ...).
 
 import { loadKernelBtf } from '../btf/btf.js';
 import type { Attach, Probe, Provider } from './provider.js';
 import { STABLE_PROVIDER_ATTRIBUTES } from './proc.js';
-import { derivedProbes, namedFieldArgs, type DerivedProbe } from './tracepoint-probe.js';
+import { rawDerivedProbes, type RawDerivedProbe } from './tracepoint-probe.js';
 import { eventExists, tracefsRoot } from './tracefs.js';
 
-const PROBES: DerivedProbe[] = [
-  { name: 'off-cpu', group: 'sched', event: 'sched_switch', args: namedFieldArgs(['next_pid']) },
+const TASK = 'struct task_struct *';
+const SWITCH = ['bool', TASK, TASK, 'unsigned int'];
+/** The thread a raw parameter points to, as args[0] lwpsinfo_t * and args[1] psinfo_t *. */
+const thread = (param: number) => [
+  { type: 'lwpsinfo_t *', native: TASK, param },
+  { type: 'psinfo_t *', native: TASK, param },
+];
+
+const PROBES: RawDerivedProbe[] = [
+  { name: 'off-cpu', group: 'sched', event: 'sched_switch', params: SWITCH, args: thread(2) },
+  // sched_switch(preempt, prev, next, prev_state): not preempt, and prev_state not TASK_RUNNING.
+  { name: 'sleep', group: 'sched', event: 'sched_switch', params: SWITCH, args: [],
+    guard: [{ offset: 0, size: 8, op: 'eq' }, { offset: 24, size: 8 }] },
+  { name: 'wakeup', group: 'sched', event: 'sched_waking', params: [TASK], args: thread(0) },
 ];
 
 /**
@@ -64,6 +80,6 @@ export class SchedProvider implements Provider {
   list(): Probe[] {
     const root = this.root ?? tracefsRoot();
     const onCpu = eventExists('sched', 'sched_switch', root) ? [new OnCpuProbe()] : [];
-    return [...derivedProbes('sched', PROBES, root), ...onCpu];
+    return [...rawDerivedProbes('sched', PROBES, root), ...onCpu];
   }
 }

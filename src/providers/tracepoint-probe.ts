@@ -1,7 +1,8 @@
 // Probes backed by a kernel tracepoint, and the mapping from a tracepoint's record fields to probe
 // arguments shared by the sdt, syscall, proc, sched and io providers.
 
-import type { Attach, Dispatch, Probe, ProbeArg } from './provider.js';
+import { loadKernelBtf } from '../btf/btf.js';
+import type { Attach, Dispatch, Guard, Probe, ProbeArg } from './provider.js';
 import { eventExists, eventFormat, type FormatField } from './tracefs.js';
 
 export type TracepointAttach = Extract<Attach, { kind: 'tracepoint' }>;
@@ -109,4 +110,69 @@ export function derivedProbes(provider: string, table: DerivedProbe[], root: str
       provider, 'vmlinux', '', d.name, { kind: 'tracepoint', group: d.group, event: d.event }, d.args, root,
       d.guardField ? { guardField: d.guardField } : {},
     ));
+}
+
+/**
+ * One probe of a stable provider built from a tracepoint's raw arguments (the kernel objects the
+ * tracepoint is called with: task_struct, request, ...), which DTrace's translators type.
+ */
+export interface RawDerivedProbe {
+  name: string;
+  group: string;
+  event: string;
+  /** The BTF types of the tracepoint's parameters (after __data) the probe relies on, in order. */
+  params: string[];
+  /**
+   * arg0, arg1, ...: a raw parameter (`param`), typed `type`, the translation of `native`; with
+   * `deref`, the u64 at that offset (worked out on first use) in the object it points to.
+   */
+  args: { type: string; native?: string; param: number; deref?: () => number }[];
+  guard?: Guard[];
+}
+
+/** A raw-tracepoint probe; the tracepoint's prototype is checked against BTF on first attach. */
+export class RawTracepointProbe implements Probe {
+  id = 0;
+  readonly module = 'vmlinux';
+  readonly func = '';
+  readonly name: string;
+  readonly guard?: Guard[];
+  private checked = false;
+  private cachedArgs: ProbeArg[] | null = null;
+  constructor(readonly provider: string, private readonly d: RawDerivedProbe) {
+    this.name = d.name;
+    if (d.guard) this.guard = d.guard;
+  }
+  get args(): ProbeArg[] {
+    return (this.cachedArgs ??= this.d.args.map((a, index) => ({
+      index, type: a.type, ...(a.native ? { native: a.native } : {}),
+      from: a.deref ? { kind: 'rawDeref', index: a.param, offset: a.deref() } : { kind: 'raw', index: a.param },
+    })));
+  }
+  get attach(): Attach {
+    if (!this.checked) checkRawPrototype(this.d.event, this.d.params), (this.checked = true);
+    return { kind: 'rawTracepoint', event: this.d.event };
+  }
+}
+
+/** The parameter types of the kernel's trace_EVENT (btf_trace_EVENT), __data left out. */
+export function rawPrototype(event: string): string[] {
+  const btf = loadKernelBtf();
+  const ptr = btf.resolvedType(btf.get(`btf_trace_${event}`, 'typedef').id);
+  const proto = ptr.kind === 'ptr' ? btf.resolvedType(ptr.target) : ptr;
+  if (proto.kind !== 'func_proto') throw new Error(`btf_trace_${event} is not a function pointer`);
+  return proto.params.slice(1).map((p) => btf.typeName(p.type));
+}
+
+/** Refuse a tracepoint whose raw arguments are not where a probe expects them. */
+function checkRawPrototype(event: string, params: string[]): void {
+  const have = rawPrototype(event);
+  if (params.some((t, i) => have[i] !== t)) {
+    throw new Error(`tracepoint ${event} takes (${have.join(', ')}), not (${params.join(', ')})`);
+  }
+}
+
+/** The raw probes of a stable provider whose tracepoints this kernel has. */
+export function rawDerivedProbes(provider: string, table: RawDerivedProbe[], root: string): Probe[] {
+  return table.filter((d) => eventExists(d.group, d.event, root)).map((d) => new RawTracepointProbe(provider, d));
 }

@@ -23,11 +23,11 @@ describe.skipIf(skip)(`sched provider${skip ? ` (skipped: ${skip})` : ''}`, () =
     gcc(path.join(ROOT, 'test/e2e/progs/sched-spin.c'), prog);
   });
 
-  test('dtrace -l -P sched lists on-cpu and off-cpu', () => {
+  test('dtrace -l -P sched lists on-cpu, off-cpu, sleep and wakeup', () => {
     const r = dtrace(['-l', '-P', 'sched']);
     expect(r.status, r.stderr).toBe(0);
     const names = r.stdout.split('\n').slice(1).filter(Boolean).map((l) => l.trim().split(/\s+/).slice(1).join(' '));
-    expect(names.sort()).toEqual(['sched vmlinux off-cpu', 'sched vmlinux on-cpu']);
+    expect(names.sort()).toEqual(['sched vmlinux off-cpu', 'sched vmlinux on-cpu', 'sched vmlinux sleep', 'sched vmlinux wakeup']);
   });
 
   test('on-cpu fires with the arriving thread as its context: pid, tid, execname, curthread', () => {

@@ -71,9 +71,9 @@ describe('sdt provider', () => {
 });
 
 describe('proc provider', () => {
-  test('probes whose tracepoints exist; exit fires for the group leader only', () => {
+  test('probes whose tracepoints exist; exit fires for the group leader only, lwp-exit for every thread', () => {
     const probes = new ProcProvider(fakeTracefs()).list();
-    expect(probes.map((p) => p.name)).toEqual(['exec-success', 'exit']);
+    expect(probes.map((p) => p.name)).toEqual(['exec-success', 'exit', 'lwp-exit']);
     const exit = probes.find((p) => p.name === 'exit')!;
     expect(exit.guard).toEqual({ offset: 32, size: 1 });
     expect(probes[0].guard).toBeUndefined();

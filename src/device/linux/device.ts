@@ -20,7 +20,7 @@ import type {
 } from '../device.js';
 import { RECORD_HEADER_SIZE } from '../device.js';
 import { ALU, BPF_MAP_TYPE, BPF_PROG_TYPE, BpfAsm, R0, R1, R8, R9 } from './bpf-asm.js';
-import { emitGuard, emitTracepointArg } from './tracepoint-args.js';
+import { emitGuard, emitTracepointArg, guardsOf } from './tracepoint-args.js';
 import {
   type AggregationMap, type EcbPlan, type MemLayout, ProbeTranslator, TranslateError, isAggregation,
   roundUp,
@@ -258,6 +258,8 @@ export class LinuxDevice implements Device {
           errno: probe.errno, vars, shared: shared?.shared, spec: this.spec?.env, errorProbe, cpu: this.opts.cpu,
           contextTask: probe.attach.kind === 'rawTracepoint' && probe.attach.taskArg !== undefined
             ? { arg: probe.attach.taskArg, fields: taskFields() } : undefined,
+          // A raw tracepoint program runs from bpf_trace_runN, called by the traced function.
+          kernelStackSkip: probe.attach.kind === 'rawTracepoint' ? 2 : 0,
         },
         shared ? shared.loadArgs : argLoader(probe),
         probe.attach.kind !== 'dtrace',
@@ -601,7 +603,7 @@ function probeSites(probe: Probe): Probe[] {
 function argLoader(probe: Probe) {
   return (a: BpfAsm, mem: MemLayout) => {
     if (probe.attach.kind === 'uprobe' && probe.attach.pid !== undefined) emitPidFilter(a, probe.attach.pid);
-    if (probe.guard) emitGuard(a, probe.guard);
+    emitGuard(a, guardsOf(probe, false), mem.args);
     for (let i = 0; i < 10; i++) a.st(8, R8, mem.args + 8 * i, 0);
     for (const arg of probe.args) {
       const src = arg.from;
@@ -627,6 +629,7 @@ function argLoader(probe: Probe) {
         a.place(skip);
       }
     }
+    emitGuard(a, guardsOf(probe, true), mem.args);
   };
 }
 

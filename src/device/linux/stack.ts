@@ -14,6 +14,8 @@ import type { RecordDescription } from '../device.js';
 import { ALU, type BpfAsm, HELPER, R0, R1, R2, R3, R4, R8, R9 } from './bpf-asm.js';
 
 const BPF_FUNC_get_stack = 67;
+/** bpf_get_stack's flags: how many frames to skip, in the low 8 bits. */
+const BPF_F_SKIP_FIELD_MASK = 0xff;
 const BPF_F_USER_STACK = 1 << 8;
 
 /** Is this the kind of a stack or symbol action? */
@@ -78,13 +80,15 @@ function getStack(a: BpfAsm, off: number, size: number, flags: number): void {
  * the aggregation key). `evaluate` emits the action's DIF object, leaving its value in r0;
  * `probePid` the pid of the thread the probe describes (context-task.ts), whose address space
  * usym/umod/uaddr addresses belong to. ustack() records the current thread's pid: the stack
- * bpf_get_stack reads is always the current thread's.
+ * bpf_get_stack reads is always the current thread's. `kernelSkip`: frames stack() leaves out at
+ * the top (a raw tracepoint program's own and bpf_trace_runN's, which a tracepoint program's
+ * stack, taken from the tracepoint's registers, does not hold).
  */
-export function emitStackRecord(a: BpfAsm, kind: number, arg: bigint, off: number, evaluate: () => void, probePid: () => void = () => currentPid(a)): void {
+export function emitStackRecord(a: BpfAsm, kind: number, arg: bigint, off: number, evaluate: () => void, probePid: () => void = () => currentPid(a), kernelSkip = 0): void {
   switch (kind) {
     case D.DTRACEACT_STACK: {
       const n = Number(arg);
-      if (n > 0) getStack(a, off, 8 * n, 0);
+      if (n > 0) getStack(a, off, 8 * n, kernelSkip & BPF_F_SKIP_FIELD_MASK);
       return;
     }
     case D.DTRACEACT_USTACK:

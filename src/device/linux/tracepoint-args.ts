@@ -2,17 +2,28 @@
 // values that are addresses inside the record, the exit reason of proc:::exit, and a provider's
 // condition for firing at all. The context (the record) is in r9, this CPU's scratch memory in r8.
 
-import type { ArgSource, Probe } from '../../providers/provider.js';
+import type { ArgSource, Guard, Probe } from '../../providers/provider.js';
 import { ALU, BpfAsm, FP, HELPER, JMP, R0, R1, R2, R3, R8, R9 } from './bpf-asm.js';
 
-/** Return from the program unless the guard field of the record is non-zero. */
-export function emitGuard(a: BpfAsm, guard: NonNullable<Probe['guard']>): void {
-  const fire = a.label('guard.fire');
-  a.ldx(guard.size, R0, R9, guard.offset);
-  a.jmpImm(JMP.JNE, R0, 0, fire);
-  a.movImm(R0, 0);
-  a.exit();
-  a.place(fire);
+/** The guard's conditions on the context (before the arguments load) or on argN (after). */
+export function guardsOf(probe: Probe, onArgs: boolean): Guard[] {
+  const g = probe.guard;
+  return (g === undefined ? [] : Array.isArray(g) ? g : [g]).filter((c) => (c.arg !== undefined) === onArgs);
+}
+
+/** Return from the program unless every condition holds (see Guard). */
+export function emitGuard(a: BpfAsm, guards: Guard[], argsAt: number): void {
+  for (const g of guards) {
+    const fire = a.label('guard.fire');
+    if (g.arg !== undefined) a.ldx(8, R0, R8, argsAt + 8 * g.arg);
+    else a.ldx(g.size ?? 8, R0, R9, g.offset ?? 0);
+    if (g.mask !== undefined) a.aluImm(ALU.AND, R0, g.mask);
+    const op = g.op ?? 'ne';
+    a.jmpImm(op === 'ne' ? JMP.JNE : op === 'eq' ? JMP.JEQ : JMP.JGT, R0, g.value ?? 0, fire);
+    a.movImm(R0, 0);
+    a.exit();
+    a.place(fire);
+  }
 }
 
 /**
@@ -34,6 +45,19 @@ export function emitTracepointArg(a: BpfAsm, src: ArgSource, slot: number): bool
         if (src.relative) a.aluImm(ALU.ADD, R1, src.offset + 4);
         a.alu(ALU.ADD, R0, R1);
       }
+      a.stx(8, R8, slot, R0);
+      return true;
+    case 'raw':
+      a.ldx(8, R0, R9, 8 * src.index);
+      a.stx(8, R8, slot, R0);
+      return true;
+    case 'rawDeref':
+      // The stack slot used is zeroed again by the prologue after the arguments are loaded.
+      a.ldx(8, R3, R9, 8 * src.index), a.aluImm(ALU.ADD, R3, src.offset);
+      a.st(8, FP, -8, 0);
+      a.mov(R1, FP), a.aluImm(ALU.ADD, R1, -8), a.movImm(R2, 8);
+      a.call(HELPER.probe_read_kernel);
+      a.ldx(8, R0, FP, -8);
       a.stx(8, R8, slot, R0);
       return true;
     case 'exitReason': {
