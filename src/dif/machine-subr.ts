@@ -250,31 +250,58 @@ function ipv4(b: Uint8Array): string {
   return `${b[0]}.${b[1]}.${b[2]}.${b[3]}`;
 }
 
-/** IPv6 text as DTrace writes it: v4-mapped and v4-compatible as dotted quads, "::" for the longest run of two or more zero groups. */
-function ipv6(b: Uint8Array): string {
-  const zero10 = b.subarray(0, 10).every((x) => x === 0);
-  const mapped = zero10 && b[10] === 0xff && b[11] === 0xff;
-  const v4 = ((b[12]! << 24) | (b[13]! << 16) | (b[14]! << 8) | b[15]!) >>> 0;
-  const compat = zero10 && b[10] === 0 && b[11] === 0 && v4 > 1; // but not :: or ::1
-  if (mapped || compat) return ipv4(b.subarray(12));
-  const groups = Array.from({ length: 8 }, (_, i) => (b[2 * i]! << 8) | b[2 * i + 1]!);
-  let best = -1, bestLen = 1;
-  for (let i = 0; i < 8; ) {
-    if (groups[i] !== 0) { i++; continue; }
-    let j = i;
-    while (j < 8 && groups[j] === 0) j++;
-    if (j - i > bestLen) { best = i; bestLen = j - i; }
-    i = j;
+/**
+ * IPv6 text as DTrace's kernel writes it (RFC 1884, lower-case hex without leading zeros). The
+ * zero run that becomes "::" is found as DTrace finds it, byte by byte, with its quirks: one zero
+ * group is enough, a later run must be longer to win, a trailing single zero group stays "0", and
+ * a run followed by a group whose high byte is zero counts one byte more. v4-mapped and
+ * v4-compatible addresses end in a dotted quad: all that inet_ntoa6() returns, the tail of
+ * inet_ntop()'s text.
+ */
+export function ipv6(b: Uint8Array, ntoa6: boolean): string {
+  let firstzero = -1, tryzero = -1, numzero = 1;
+  for (let i = 0; i < 16; i++) {
+    if (b[i] === 0 && tryzero === -1 && i % 2 === 0) {
+      tryzero = i;
+      continue;
+    }
+    if (tryzero !== -1 && (b[i] !== 0 || i === 15)) {
+      if (i - tryzero > numzero) {
+        firstzero = tryzero;
+        numzero = i - (i % 2) - tryzero;
+        if (b[i] === 0 && i === 15) numzero += 2;
+      }
+      tryzero = -1;
+    }
   }
-  const hex = (g: number[]): string => g.map((x) => x.toString(16)).join(':');
-  if (best < 0) return hex(groups);
-  return `${hex(groups.slice(0, best))}::${hex(groups.slice(best + bestLen))}`;
+  const zero10 = b.subarray(0, 10).every((x) => x === 0);
+  const v4 = ((b[12]! << 24) | (b[13]! << 16) | (b[14]! << 8) | b[15]!) >>> 0;
+  const mapped = zero10 && b[10] === 0xff && b[11] === 0xff;
+  const compat = zero10 && b[10] === 0 && b[11] === 0 && v4 > 1; // not :: nor ::1
+  let tail = '', last = 14;
+  if (mapped || compat) {
+    tail = ipv4(b.subarray(12));
+    if (ntoa6) return tail;
+    last = 10;
+  }
+  // Groups from the last one back, as DTrace builds the text from its end.
+  let out = tail;
+  for (let i = last; i >= 0; i -= 2) {
+    if (i === firstzero + numzero - 2) {
+      out = '::' + out;
+      i -= numzero - 2;
+      continue;
+    }
+    if (i < 14 && i !== firstzero - 2) out = ':' + out;
+    out = ((b[i]! << 8) | b[i + 1]!).toString(16) + out;
+  }
+  return out;
 }
 
 const INET_ADDRSTRLEN = 16;
 const INET6_ADDRSTRLEN = 46;
 
-function inet(m: DifMachine, af: number, addr: bigint): bigint {
+function inet(m: DifMachine, af: number, addr: bigint, ntoa6 = false): bigint {
   if (af === AF_INET) {
     m.scratchFor(INET_ADDRSTRLEN);
     m.checkLoad(addr, 4n);
@@ -283,9 +310,233 @@ function inet(m: DifMachine, af: number, addr: bigint): bigint {
   if (af === AF_INET6) {
     m.scratchFor(INET6_ADDRSTRLEN);
     m.checkLoad(addr, 16n);
-    return result(m, ipv6(m.readBytes(addr, 16)), INET6_ADDRSTRLEN);
+    return result(m, ipv6(m.readBytes(addr, 16), ntoa6), INET6_ADDRSTRLEN);
   }
   throw new FaultSignal(D.DTRACEFLT_ILLOP);
+}
+
+/** The selector's elements as DTrace splits them: "a.b[2]" is a, b, 2; a leading "[" is dropped. */
+function jsonElements(sel: Uint8Array): Uint8Array[] {
+  const elems: number[][] = [[]];
+  sel.forEach((c, i) => {
+    if ((i === 0 && c === 0x5b) || c === 0x5d) return;
+    if (c === 0x2e || c === 0x5b) elems.push([]);
+    else elems[elems.length - 1]!.push(c);
+  });
+  return elems.map((e) => Uint8Array.from(e));
+}
+
+/** An array index element read as dtrace_strtoll reads base 10, wrapping at 64 bits. */
+function jsonIndex(e: Uint8Array): bigint {
+  let p = 0;
+  while (e[p] === 0x20 || e[p] === 0x09) p++;
+  const neg = e[p] === 0x2d;
+  if (e[p] === 0x2d || e[p] === 0x2b) p++;
+  let v = 0n;
+  for (; p < e.length && e[p]! >= 0x30 && e[p]! <= 0x39; p++) v = BigInt.asIntN(64, v * 10n + BigInt(e[p]! - 0x30));
+  return BigInt.asIntN(64, neg ? -v : v);
+}
+
+const isSpace = (c: number): boolean => c === 0x20 || (c >= 0x09 && c <= 0x0d);
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+const isLower = (c: number): boolean => c >= 0x61 && c <= 0x7a;
+const isXdigit = (c: number): boolean => isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
+
+/**
+ * json(str, selector) as DTrace's dtrace_json() answers it: one pass over at most `limit` bytes
+ * of the text, descending into the object member or array element each selector element names.
+ * The value comes back as text: a string without its quotes (escapes as written), a number,
+ * true/false/null, or a whole object or array as written. null when the text ends or is not
+ * JSON as the pass expects, or the selector names nothing.
+ */
+export function jsonSelect(json: Uint8Array, selector: Uint8Array, limit: number): Uint8Array | null {
+  const elems = jsonElements(selector);
+  let el = 0;
+  let state = 'rest';
+  let arrayElem = 0n, arrayPos = 0n, unicount = 0, braces = 0, brackets = 0;
+  let isKey = false, collect = false, found = false, inArray = false;
+  const dest: number[] = [];
+  const value = (): Uint8Array | null => (elems.length - el > 1 ? null : Uint8Array.from(dest));
+  const enterArray = (): void => {
+    inArray = true;
+    arrayPos = 0n;
+    arrayElem = jsonIndex(elems[el]!);
+    found = arrayElem === 0n;
+    state = 'value';
+  };
+  for (let cur = 0; cur < limit; cur++) {
+    const c = json[cur] ?? 0;
+    if (c === 0) return null;
+    switch (state) {
+      case 'rest':
+        if (isSpace(c)) break;
+        if (c === 0x7b) state = 'object';
+        else if (c === 0x5b) enterArray();
+        else return null;
+        break;
+      case 'object':
+        if (isSpace(c)) break;
+        if (c !== 0x22) return null;
+        state = 'string';
+        isKey = true;
+        break;
+      case 'string':
+        if (c === 0x5c) {
+          dest.push(c);
+          state = 'escape';
+        } else if (c === 0x22) {
+          if (collect) {
+            dest.push(c);
+            collect = false;
+            state = 'collect';
+            break;
+          }
+          if (isKey) {
+            const e = elems[el]!;
+            if (dest.length === e.length && dest.every((x, i) => x === e[i])) found = true;
+          } else if (found) {
+            return value();
+          }
+          dest.length = 0;
+          state = isKey ? 'colon' : 'comma';
+          isKey = false;
+        } else {
+          dest.push(c);
+        }
+        break;
+      case 'escape':
+        dest.push(c);
+        if (c === 0x75) {
+          unicount = 0;
+          state = 'unicode';
+        } else {
+          state = 'string';
+        }
+        break;
+      case 'unicode':
+        if (!isXdigit(c)) return null;
+        dest.push(c);
+        if (++unicount === 4) state = 'string';
+        break;
+      case 'colon':
+        if (isSpace(c)) break;
+        if (c !== 0x3a) return null;
+        state = 'value';
+        break;
+      case 'comma':
+        if (isSpace(c)) break;
+        if (c !== 0x2c) return null;
+        if (inArray) {
+          state = 'value';
+          if (++arrayPos === arrayElem) found = true;
+        } else {
+          state = 'object';
+        }
+        break;
+      case 'identifier': {
+        if (isLower(c)) {
+          dest.push(c);
+          break;
+        }
+        const word = Buffer.from(dest).toString('latin1');
+        if (word !== 'true' && word !== 'false' && word !== 'null') return null;
+        if (found) return value();
+        dest.length = 0;
+        cur--; // this character ends the word and is read again
+        state = 'comma';
+        break;
+      }
+      case 'number':
+      case 'frac':
+      case 'exp':
+        if (state === 'number' && c === 0x2e) {
+          dest.push(c);
+          state = 'frac';
+          break;
+        }
+        if (state === 'number' && (c === 0x78 || c === 0x58)) return null;
+        if (state !== 'exp' && (c === 0x65 || c === 0x45)) {
+          dest.push(c);
+          state = 'exp';
+          break;
+        }
+        if (state !== 'exp' && (c === 0x2b || c === 0x2d)) return null;
+        if (isDigit(c) || c === 0x2b || c === 0x2d) {
+          dest.push(c);
+          break;
+        }
+        if (found) return value();
+        dest.length = 0;
+        cur--;
+        state = 'comma';
+        break;
+      case 'value':
+        if (isSpace(c)) break;
+        if (c === 0x7b || c === 0x5b) {
+          if (elems.length - el > 1 && found) {
+            el++;
+            dest.length = 0;
+            if (c === 0x5b) {
+              enterArray();
+            } else {
+              inArray = false;
+              found = false;
+              state = 'object';
+            }
+            break;
+          }
+          if (c === 0x5b) brackets = 1;
+          else braces = 1;
+          dest.push(c);
+          state = 'collect';
+        } else if (c === 0x22) {
+          state = 'string';
+        } else if (isLower(c)) {
+          dest.push(c);
+          state = 'identifier';
+        } else if (c === 0x2d || isDigit(c)) {
+          dest.push(c);
+          state = 'number';
+        } else {
+          return null;
+        }
+        break;
+      case 'collect':
+        dest.push(c);
+        if (c === 0x22) {
+          collect = true;
+          state = 'string';
+          break;
+        }
+        if (c === 0x5d) {
+          if (brackets-- === 0) return null;
+        } else if (c === 0x7d) {
+          if (braces-- === 0) return null;
+        } else if (c === 0x7b) {
+          braces++;
+        } else if (c === 0x5b) {
+          brackets++;
+        }
+        if (brackets === 0 && braces === 0) {
+          if (found) return Uint8Array.from(dest);
+          dest.length = 0;
+          state = 'comma';
+        }
+        break;
+    }
+  }
+  return null;
+}
+
+function json(m: DifMachine, args: bigint[]): bigint {
+  const text = str(m, arg(args, 0)), sel = str(m, arg(args, 1));
+  // DTrace reserves room for the value and the split selector, and keeps the value's part.
+  m.scratchFor(text.length + 1 + sel.length + 1);
+  const limit = m.strsize;
+  const bytes = new Uint8Array(limit);
+  bytes.set(m.readStringBytes(arg(args, 0), limit));
+  const v = jsonSelect(bytes, sel, limit);
+  return v === null ? 0n : result(m, v, text.length + 1);
 }
 
 /** Copy from the traced process; BADADDR at the first byte that is not mapped there. */
@@ -359,8 +610,9 @@ const SUBROUTINES = new Map<number, Subr>([
   [D.DIF_SUBR_HTONLL, (_m, a) => bswap(arg(a, 0), 8)],
   [D.DIF_SUBR_NTOHLL, (_m, a) => bswap(arg(a, 0), 8)],
   [D.DIF_SUBR_INET_NTOA, (m, a) => inet(m, AF_INET, arg(a, 0))],
-  [D.DIF_SUBR_INET_NTOA6, (m, a) => inet(m, AF_INET6, arg(a, 0))],
+  [D.DIF_SUBR_INET_NTOA6, (m, a) => inet(m, AF_INET6, arg(a, 0), true)],
   [D.DIF_SUBR_INET_NTOP, (m, a) => inet(m, Number(S64(arg(a, 0))), arg(a, 1))],
+  [D.DIF_SUBR_JSON, json],
   [D.DIF_SUBR_ALLOCA, (m, a) => m.allocScratch(arg(a, 0), 8)],
   [D.DIF_SUBR_BCOPY, bcopy],
   [D.DIF_SUBR_COPYIN, copyin],

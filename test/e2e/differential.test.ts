@@ -119,6 +119,10 @@ describe.skipIf(skip)(`differential: reference machine vs kernel${skip ? ` (skip
     ['tolower("ABC")', 's'], ['strstr(s, "ll")', 's'], ['basename("/usr/bin/ls")', 's'],
     ['dirname("/usr/bin/ls")', 's'], ['cleanpath("/a/../b/./c")', 's'], ['lltostr(-42)', 's'],
     ['lltostr(255, 16)', 's'],
+    ['json("{\\"a\\":{\\"b\\":[1,2,3]}}", "a.b[1]")', 's'], ['json("[0,{\\"k\\":\\"v\\\\\\"w\\"}]", "[1].k")', 's'],
+    ['json("{\\"a\\":[true, {\\"x\\": null}]}", "a")', 's'], ['json("{\\"n\\":-1.5E-3}", "n")', 's'],
+    ['json("{\\"a\\":1}", "b") == (char *)0', 'd'], ['json("{\\"a\\" 1}", "a") == (char *)0', 'd'],
+    ['inet_ntoa6(alloca(16))', 's'], ['inet_ntop(10, alloca(16))', 's'],
   ];
 
   // Each case runs alone: one BEGIN program holding them all is too large for the verifier. A

@@ -16,6 +16,8 @@ import { type ProbeTranslator, TranslateError } from './translate.js';
 import { emitSpeculationSubr } from './speculation.js';
 import { emitCopyout } from './destructive.js';
 import { emitStrtok } from './strtok.js';
+import { emitJson } from './json.js';
+import { emitInet6 } from './inet6.js';
 import { emitTask } from './context-task.js';
 
 /** One CALL site. */
@@ -933,7 +935,7 @@ function progenyof(c: Call): void {
 
 // ---------------------------------------------------------------- network addresses
 
-const AF_INET = 2;
+const AF_INET = 2, AF_INET6 = 10; // Linux's numbers
 
 /** The dotted quad of the 4 bytes at the address in argument i. */
 function ipv4(c: Call, i: number): void {
@@ -971,12 +973,17 @@ function ipv4(c: Call, i: number): void {
 function inetNtop(c: Call): void {
   const { t } = c, a = t.a;
   arg(c, 0, R1);
-  const v4 = a.label('ntop.v4');
+  const v4 = a.label('ntop.v4'), v6 = a.label('ntop.v6'), done = a.label('ntop.done');
   a.jmpImm(JMP.JEQ, R1, AF_INET, v4);
-  // AF_INET6 is not done yet: report it as an illegal operation, as for an unknown family.
+  a.jmpImm(JMP.JEQ, R1, AF_INET6, v6);
+  // Any other family is an illegal operation, as in DTrace.
   t.fault(D.DTRACEFLT_ILLOP, c.pc, undefined, c.next);
+  a.place(v6);
+  emitInet6(t, c.rd, c.pc, c.next, 1, false);
+  a.ja(done);
   a.place(v4);
   ipv4(c, 1);
+  a.place(done);
 }
 
 const SUBROUTINES: Partial<Record<number, Subroutine>> = {
@@ -1010,6 +1017,8 @@ const SUBROUTINES: Partial<Record<number, Subroutine>> = {
   [D.DIF_SUBR_NTOHLL]: swap(64),
   [D.DIF_SUBR_INET_NTOP]: inetNtop,
   [D.DIF_SUBR_INET_NTOA]: (c) => ipv4(c, 0),
+  [D.DIF_SUBR_INET_NTOA6]: (c) => emitInet6(c.t, c.rd, c.pc, c.next, 0, true),
+  [D.DIF_SUBR_JSON]: (c) => emitJson(c.t, c.rd, c.pc, c.next),
   [D.DIF_SUBR_TOUPPER]: caseMap(true),
   [D.DIF_SUBR_TOLOWER]: caseMap(false),
   [D.DIF_SUBR_STRTOLL]: strtoll,
