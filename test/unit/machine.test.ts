@@ -8,7 +8,7 @@ import {
   encodeStv, encodeTst, encodeXlate, encodeBranch,
 } from '../../src/dif/builder.js';
 import { DifFault, DifLoadError, DifMachine, type ProbeContext, validateDifo } from '../../src/dif/machine.js';
-import { AF_INET, AF_INET6 } from '../../src/dif/machine-subr.js';
+import { AF_INET, AF_INET6, ipv6, jsonSelect } from '../../src/dif/machine-subr.js';
 import type { DifType, DifVar, Difo } from '../../src/dof/program.js';
 import { compile } from '../../src/compiler/compile.js';
 import { ProbeRegistry } from '../../src/providers/registry.js';
@@ -805,6 +805,31 @@ describe('numeric and address subroutines', () => {
     });
     expect(fault(() => callS(n, D.DIF_SUBR_INET_NTOP, [99n, 0x3000n])).fault).toBe(D.DTRACEFLT_ILLOP);
     expect(fault(() => callS(n, D.DIF_SUBR_INET_NTOA, [0n])).message).toBe('invalid address (0x0)');
+  });
+  test('json: selectors, values as text, NULL for what it cannot find or read', () => {
+    const j = (text: string, sel: string, limit = 256): string | null => {
+      const b = new Uint8Array(limit);
+      b.set(Buffer.from(text, 'latin1').subarray(0, limit));
+      const r = jsonSelect(b, Buffer.from(sel, 'latin1'), limit);
+      return r === null ? null : Buffer.from(r).toString('latin1');
+    };
+    const doc = '{"a":{"b":[1,2,{"c":"d\\"e"}]},"t":true,"n":-1.5e3}';
+    expect(j(doc, 'a.b[1]')).toBe('2');
+    expect(j(doc, 'a.b[2].c')).toBe('d\\"e');
+    expect(j(doc, 'a.b')).toBe('[1,2,{"c":"d\\"e"}]');
+    expect([j(doc, 't'), j(doc, 'n')]).toEqual(['true', '-1.5e3']);
+    expect([j(doc, 'x'), j(doc, 'a.b[3]'), j(doc, 't.x')]).toEqual([null, null, null]);
+    expect(j('[[5,6]]', '[0][1]')).toBe('6');
+    expect([j('{"a" 1}', 'a'), j('{"a":0x1}', 'a'), j('{"a":1', 'a'), j('{"a":nul}', 'a')]).toEqual([null, null, null, null]);
+    expect([j('{"a":"xyz"}', 'a', 10), j('{"a":"xyz"}', 'a', 9)]).toEqual(['xyz', null]);
+  });
+  test('IPv6 text with DTrace\'s zero-run choice', () => {
+    const b = (hex: string) => Uint8Array.from(Buffer.from(hex, 'hex'));
+    expect(ipv6(b('00010000000200030004000500060007'), false)).toBe('1::2:3:4:5:6:7');
+    expect(ipv6(b('20010db8000000001111000000002222'), false)).toBe('2001:db8::1111:0:0:2222');
+    expect(ipv6(b('20010db8000000000001000000000002'), false)).toBe('2001:db8:0:0:1::2');
+    expect(ipv6(b('00000000000000000000ffff01020304'), false)).toBe('::ffff:1.2.3.4');
+    expect(ipv6(b('00000000000000000000ffff01020304'), true)).toBe('1.2.3.4');
   });
   test('rand', () => {
     let i = 0n;
