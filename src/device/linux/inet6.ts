@@ -144,7 +144,7 @@ export function emitInet6(t: ProbeTranslator, rd: number, pc: number, next: Labe
   // The groups from the last one back; the run's groups are one "::".
   a.st(8, R8, skipFrom, 100); // nothing skipped yet
   loop(8, (again) => {
-    const next = a.label('inet6.group'), write = a.label('inet6.write');
+    const write = a.label('inet6.write');
     a.ldx(8, R4, R8, idx);
     a.jmpImm(JMP.JSLT, R4, 0, result);
     a.mov(R1, R4), a.aluImm(ALU.SUB, R1, 2), a.stx(8, R8, idx, R1);
@@ -170,7 +170,6 @@ export function emitInet6(t: ProbeTranslator, rd: number, pc: number, next: Labe
     addrByte(R3, R4, none);
     a.alu(ALU.OR, R2, R3);
     digits(16, 4);
-    a.place(next);
     a.ja(again);
   });
 

@@ -128,7 +128,7 @@ export function emitJson(t: ProbeTranslator, rd: number, pc: number, next: Label
   read(0, J);
 
   // The pass over the text.
-  machine(6 * n + 16, (head, stop) => {
+  machine(6 * n + 16, (head) => {
     const S_ = Array.from({ length: 16 }, (_, i) => a.label(`json.s${i}`));
     const adv = a.label('json.next'); // consume the byte and go on
     const ret = a.label('json.ret'), retIfLast = a.label('json.retlast');
@@ -540,7 +540,6 @@ export function emitJson(t: ProbeTranslator, rd: number, pc: number, next: Label
     a.ldx(8, R0, R8, mem.self), a.aluImm(ALU.ADD, R0, out);
     t.putReg(R0, rd);
     a.ja(done);
-    void stop;
   });
   a.place(none);
   a.movImm(R0, 0);
