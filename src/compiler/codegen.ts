@@ -384,7 +384,7 @@ export class DifoGen {
         if (this.cg.vars.handles(target)) return this.cg.vars.update(this, { ...e, operand: target });
         if (target.kind !== 'Identifier') throw err('D_OP_LVAL', `operator ${e.op} requires modifiable lvalue as an operand`, e);
         this.cg.vars.checkScalarName(target.name, target);
-        if (BUILTINS.has(target.name)) throw err('D_OP_WRITE', `operator ${e.op} can only be applied to a writable variable`, e);
+        if (BUILTINS.has(target.name) || this.constantName(target.name)) throw err('D_OP_WRITE', `operator ${e.op} can only be applied to a writable variable`, e);
         // As in DTrace, ++ and -- create a global never seen before as an int64_t.
         const g = this.cg.global(target.name) ?? this.cg.declareGlobal(target.name, LONG);
         const cur = this.loadGlobal(target.name, g);
@@ -499,6 +499,13 @@ export class DifoGen {
     return this.loadGlobal(e.name, g);
   }
 
+  /** An inline, an enumerator or NULL, none of which a program may assign (unless a global of that name exists). */
+  private constantName(name: string): boolean {
+    if (this.cg.global(name)) return false;
+    const t = this.cg.types;
+    return name === 'NULL' || t.inlines.has(name) || t.enumerators.has(name);
+  }
+
   private loadGlobal(name: string, g: Global): Val {
     const r = this.free.pop();
     if (r === undefined) throw new DtraceError('D_NOREG', 'insufficient registers to generate code');
@@ -516,7 +523,7 @@ export class DifoGen {
     const t = e.target;
     if (t.kind !== 'Identifier' || t.module !== undefined)
       throw err('D_OP_LVAL', `operator ${e.op} requires modifiable lvalue as an operand`, e);
-    if (BUILTINS.has(t.name) || t.name === 'cpu')
+    if (BUILTINS.has(t.name) || t.name === 'cpu' || this.constantName(t.name))
       throw err('D_OP_WRITE', `operator ${e.op} can only be applied to a writable variable`, e);
     let v: Val;
     this.cg.vars.checkScalarName(t.name, t);

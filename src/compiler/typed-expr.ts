@@ -251,7 +251,15 @@ export function addressOf(g: DifoGen, e: A.Unary): Val {
 // ---- arithmetic and comparison
 
 function isNullConstant(e: A.Expression): boolean {
-  return e.kind === 'IntegerLiteral' && e.value === 0n;
+  return (e.kind === 'IntegerLiteral' && e.value === 0n) || isNullIdentifier(e);
+}
+
+/**
+ * `NULL`: D's built-in alias for address 0 -- an int 0 (sizeof (NULL) is 4 in DTrace) that, like
+ * the literal 0, a pointer may be compared with or assigned.
+ */
+function isNullIdentifier(e: A.Expression): boolean {
+  return e.kind === 'Identifier' && e.name === 'NULL' && e.module === undefined;
 }
 
 function elementSize(g: DifoGen, t: DType): number {
@@ -476,6 +484,7 @@ export function namedConstant(g: DifoGen, e: A.Identifier): Val | undefined {
       inlineDepth--;
     }
   }
+  if (isNullIdentifier(e)) return constantVal(g, 0n, INT, e);
   return undefined;
 }
 

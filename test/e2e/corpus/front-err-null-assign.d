@@ -1,0 +1,5 @@
+/* flags: -xerrtags */
+BEGIN
+{
+	NULL = 1;
+}
