@@ -115,7 +115,12 @@ export function translatedMember(g: DifoGen, e: A.Member): Val | undefined {
   if (!x) return undefined;
   const { xl, target } = lookup(g, x);
   const m = xl.members.get(e.member);
-  if (!m) throw err('D_XLATE_NOCONV', `translator does not define conversion for member: ${e.member}`, e);
+  if (!m) {
+    const error = err('D_XLATE_NOCONV', `translator does not define conversion for member: ${e.member}`, e);
+    // The D library leaves out what this kernel cannot give (see lib/dtrace/procfs.d, io.d).
+    if (xl.library) error.hint = `${typeName(xl.output!)} member ${e.member} is not provided on this system`;
+    throw error;
+  }
   if (e.arrow && target.kind !== 'pointer') throw err('D_OP_PTR', 'operator -> must be applied to a pointer', e);
   if (!e.arrow && target.kind === 'pointer') {
     throw err('D_OP_SOU', `operator . cannot be applied to type "${typeName(target)}"; must be applied to a struct or union`, e);

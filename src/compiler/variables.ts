@@ -276,7 +276,11 @@ export class Variables {
 
 function undefinedVariable(e: A.Position & { kind: string }, v: { name: string; scope: Scope; array: boolean }) {
   const prefix = v.scope === 'thread' ? 'self->' : v.scope === 'local' ? 'this->' : '';
-  return err('D_VAR_UNDEF', `${prefix}${v.name} has not yet been declared or assigned`, e);
+  const error = err('D_VAR_UNDEF', `${prefix}${v.name} has not yet been declared or assigned`, e);
+  // DTrace's io.d defines fds[] by translating the thread's file table, which needs inline arrays.
+  if (v.scope === 'global' && v.name === 'fds')
+    error.hint = 'fds[] (DTrace\'s fileinfo_t fds[int]) is not provided on this system';
+  return error;
 }
 
 function sameType(a: DType, b: DType): boolean {

@@ -1,0 +1,14 @@
+/* flags: -Z -xerrtags */
+/*
+ * Under -Z a description matching nothing compiles with no representative probe, and DTrace's
+ * dt_idcook_args refuses args[] there (prp == NULL) as an unstable set: the compile stops.
+ */
+nosuchprovider:::nosuchprobe
+{
+	trace(args[0]);
+}
+
+BEGIN
+{
+	x = nosuchvariable;
+}
