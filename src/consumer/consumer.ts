@@ -182,13 +182,8 @@ export class Consumer {
       switch (r.action) {
         case D.DTRACEACT_PRINTF:
         case D.DTRACEACT_SYSTEM: {
-          const need = countPrintfArgs(r.format ?? '');
-          const args: Value[] = [];
-          // The printf record itself holds the first argument (none when it is void).
-          if (r.size > 0 && need > 0) args.push(decode(r, data));
-          while (args.length < need && i + 1 < recs.length && recs[i + 1].action === D.DTRACEACT_DIFEXPR) {
-            args.push(decode(recs[++i], data));
-          }
+          let args: Value[];
+          ({ args, last: i } = printfArgs(recs, i, data));
           const text = formatPrintf(r.format ?? '', args, this.symbols);
           if (r.action === D.DTRACEACT_SYSTEM) line = runSystem(text, line, this.opts.out);
           else line += text;
@@ -276,6 +271,19 @@ export function faultMessage(code: number, addr: bigint): string {
 }
 
 /** Read one record's value. */
+/**
+ * The arguments of the printf-like record recs[i] (printf, system): the record itself holds the
+ * first (none when it is void), the expression records after it the rest. `last` is the index of
+ * the last record they took.
+ */
+export function printfArgs(recs: RecordDescription[], i: number, data: Buffer): { args: Value[]; last: number } {
+  const need = countPrintfArgs(recs[i].format ?? '');
+  const args: Value[] = [];
+  if (recs[i].size > 0 && need > 0) args.push(decode(recs[i], data));
+  while (args.length < need && i + 1 < recs.length && recs[i + 1].action === D.DTRACEACT_DIFEXPR) args.push(decode(recs[++i], data));
+  return { args, last: i };
+}
+
 export function decode(r: RecordDescription, data: Buffer): Value {
   const at = r.offset;
   if (r.type === 'string') {

@@ -21,9 +21,9 @@ import {
   type AggDesc, type AggEntry, aggScalarValue, distributionRows,
 } from './aggprint.js';
 import { type Aggregations, type AggTable, aggregationRecord, printaIds } from './aggregations.js';
-import { decode } from './consumer.js';
+import { decode, printfArgs } from './consumer.js';
 import { formatPrint, isPrintFormat } from './print.js';
-import { countPrintfArgs, formatPrintf, type PrintfOptions } from './printf.js';
+import { formatPrintf, type PrintfOptions } from './printf.js';
 import { asSigned, asUnsigned, type Value } from './records.js';
 import { isSymbolicAction, symbolicKey } from './stacks.js';
 
@@ -149,10 +149,8 @@ export function recordOutput(recs: RecordDescription[], data: Buffer, ctx: Recor
     switch (r.action) {
       case D.DTRACEACT_PRINTF:
       case D.DTRACEACT_SYSTEM: {
-        const need = countPrintfArgs(r.format ?? '');
-        const args: Value[] = [];
-        if (r.size > 0 && need > 0) args.push(decode(r, data));
-        while (args.length < need && i + 1 < recs.length && recs[i + 1].action === D.DTRACEACT_DIFEXPR) args.push(decode(recs[++i], data));
+        let args: Value[];
+        ({ args, last: i } = printfArgs(recs, i, data));
         const text = formatPrintf(r.format ?? '', args, ctx.printf);
         if (r.action === D.DTRACEACT_SYSTEM) {
           // The command's output becomes part of the document rather than breaking it.

@@ -327,6 +327,8 @@ export class ProbeTranslator {
       if (!act.difo && rec && rec.size > 0) this.store(R0, mem.buf + RECORD_HEADER_SIZE + rec.offset, rec);
       if (D.isSpeculativeAction(act.kind)) emitSpeculativeAction(this, plan, act.kind, next);
       if (D.isDestructiveAction(act.kind)) emitDestructiveAction(this, act.kind, rec, next);
+      // As in DTrace, timestamp holds still within a clause except across chill().
+      if (act.kind === D.DTRACEACT_CHILL) this.stamped = false;
       if (act.kind === D.DTRACEACT_EXIT) {
         a.ldMapValue(R1, this.env.globalsFd, this.env.activityOffset);
         a.st(4, R1, 0, 1);
