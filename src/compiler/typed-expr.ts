@@ -20,7 +20,7 @@ import {
 } from './types.js';
 
 /** An object in memory: its address in `reg`, and for bit-fields where the bits are. */
-interface Place {
+export interface Place {
   reg: number;
   type: DType;
   /** Bit-field width (0 for whole objects) and bit offset from `reg`. */
@@ -171,7 +171,9 @@ export function dereference(g: DifoGen, e: A.Unary): Val {
 /** Is `base[...]` pointer/array indexing (rather than an associative array)? */
 export function isPointerIndex(g: DifoGen, e: A.Index): boolean {
   const base = e.base;
-  if (base.kind === 'Aggregation' || base.kind === 'ThreadLocal' || base.kind === 'ClauseLocal') return false;
+  if (base.kind === 'Aggregation') return false;
+  // this->p[i], and self->p[i] once self->p is a scalar: clause-locals are never arrays.
+  if (base.kind === 'ThreadLocal' || base.kind === 'ClauseLocal') return !g.cg.vars.handles(e);
   if (base.kind !== 'Identifier') return true;
   if (base.module !== undefined || BUILTINS.has(base.name) || scope(g).inlines.has(base.name)) return true;
   const gl = g.cg.global(base.name);
@@ -193,6 +195,14 @@ function indexPlace(g: DifoGen, e: A.Index): Place {
 
 export function indexPointer(g: DifoGen, e: A.Index): Val {
   return load(g, indexPlace(g, e), e);
+}
+
+/** The object `*p`, `p[i]`, `s->m` or `s.m` designates, its address computed (stores.ts). */
+export function memoryPlace(g: DifoGen, e: A.Expression): Place | undefined {
+  if (e.kind === 'Unary' && e.op === '*') return derefPlace(g, e);
+  if (e.kind === 'Member') return memberPlace(g, e);
+  if (e.kind === 'Index' && isPointerIndex(g, e)) return indexPlace(g, e);
+  return undefined;
 }
 
 /** How dt_node_name() names the indexed expression. */
@@ -368,6 +378,10 @@ export function comparison(g: DifoGen, e: A.Binary, l: Val, r: Val): 'string' | 
   const lint = isInteger(lt) && lt.kind !== 'pointer', rint = isInteger(rt) && rt.kind !== 'pointer';
   if (isPointerLike(lt) && rint && isNullConstant(e.right)) return 'integer';
   if (isPointerLike(rt) && lint && isNullConstant(e.left)) return 'integer';
+  // DTrace's string is a char array, so dt_node_is_ptrcompat lets it meet a constant 0 too:
+  // `s != NULL` compares the string's address (0 while a dynamic variable is unassigned).
+  if (lt.kind === 'string' && rint && isNullConstant(e.right)) return 'integer';
+  if (rt.kind === 'string' && lint && isNullConstant(e.left)) return 'integer';
   if (isPointerLike(lt) && isPointerLike(rt) && pointersCompatible(g, lt, rt)) return 'integer';
   g.release(l.reg), g.release(r.reg);
   throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(lt)}" ${e.op} "${typeName(rt)}"`, e);

@@ -1,0 +1,6 @@
+/* flags: -xerrtags */
+BEGIN
+{
+	s = "x";
+	y = s != 1;
+}
