@@ -188,6 +188,7 @@ export class AggregationCodegen {
     if (format !== undefined) {
       const problem = validateFormat(format, infos[0].keyTypes.map(argType), {
         func: 'printa', argOffset: 1, aggregation: true, aggAction: infos[0].func,
+        haveTarget: (this.opts.macros.get('target') ?? 0n) !== 0n,
       });
       if (problem) throw err(problem.tag, problem.message, call);
     }

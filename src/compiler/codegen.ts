@@ -32,6 +32,7 @@ import { argsElement, isArgsReference, type ClauseProbes } from './probe-args.js
 import { checkSpeculativeActions, speculationAction } from './speculations.js';
 import { tracememActions } from './tracemem.js';
 import { printAction } from './print.js';
+import { isMemoryTarget, storeAssignment, storeUpdate } from './stores.js';
 
 export interface Val {
   reg: number;
@@ -196,7 +197,8 @@ export class CodeGenerator {
           const v = g.expr(a);
           return { difo: g.finish(v, v.type), type: v.type };
         });
-        const problem = validateFormat(fmt.value, vals.map((v) => printfArgType(v.type)), { exactLength: true });
+        // %A takes an integer only when -c/-p name a process ($target is then not 0).
+        const problem = validateFormat(fmt.value, vals.map((v) => printfArgType(v.type)), { exactLength: true, haveTarget: (this.opts.macros.get('target') ?? 0n) !== 0n });
         if (problem) throw err(problem.tag, problem.message, call);
         const format = resolveSignedness(fmt.value, vals.map((v) => printfArgType(v.type)));
         if (vals.length === 0) {
@@ -378,10 +380,12 @@ export class DifoGen {
       }
       case 'Assignment':
         if (this.cg.vars.handles(e.target)) return this.cg.vars.assign(this, { ...e, target: e.target });
+        if (isMemoryTarget(this, e.target)) return storeAssignment(this, e);
         return this.assignment(e);
       case 'Update': {
         const target = e.operand;
         if (this.cg.vars.handles(target)) return this.cg.vars.update(this, { ...e, operand: target });
+        if (isMemoryTarget(this, target)) return storeUpdate(this, e);
         if (target.kind !== 'Identifier') throw err('D_OP_LVAL', `operator ${e.op} requires modifiable lvalue as an operand`, e);
         this.cg.vars.checkScalarName(target.name, target);
         if (BUILTINS.has(target.name) || this.constantName(target.name)) throw err('D_OP_WRITE', `operator ${e.op} can only be applied to a writable variable`, e);

@@ -1,0 +1,5 @@
+/* flags: -xerrtags */
+BEGIN
+{
+	printf("%A\n", arg1);
+}
