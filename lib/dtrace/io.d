@@ -75,3 +75,20 @@ translator fileinfo_t < struct request *R > {
 	fi_fs = "<none>";
 	fi_mount = "<none>";
 };
+
+/*
+ * fds[]: the current process's open files as fileinfo_t, by descriptor, from its file table
+ * (task->files->fdt->fd[]). A descriptor that is not open reads "<none>" and 0. Linux has no
+ * path for a file short of d_path(), which the kernel lends only to programs this one cannot
+ * load, so fi_dirname, fi_pathname and fi_mount have no translation (D_XLATE_NOCONV).
+ */
+translator fileinfo_t < struct file *F > {
+	fi_name = F == NULL ? "<none>" : stringof(F->f_path.dentry->d_name.name);
+	fi_fs = F == NULL ? "<none>" : stringof(F->f_path.mnt->mnt_sb->s_type->name);
+	fi_offset = F == NULL ? 0 : F->f_pos;
+	fi_oflags = F == NULL ? 0 : F->f_flags;
+};
+
+inline fileinfo_t fds[int fd] = xlate <fileinfo_t> (
+    fd >= 0 && fd < curthread->files->fdt->max_fds ?
+    curthread->files->fdt->fd[fd] : NULL);

@@ -27,7 +27,7 @@ import { AggregationCodegen, constValue } from './aggregations.js';
 import { destructiveAction } from './destructive.js';
 import { isStackCall, stackAction } from './stacks.js';
 import { desugarClause, hasIfStatement } from './sugar.js';
-import { translatedValue } from './translators.js';
+import { inlineArrayValue, translatedValue } from './translators.js';
 import { argsElement, isArgsReference, type ClauseProbes } from './probe-args.js';
 import { checkSpeculativeActions, speculationAction } from './speculations.js';
 import { tracememActions } from './tracemem.js';
@@ -433,6 +433,10 @@ export class DifoGen {
       default:
         if (e.kind === 'Index' && isArgsReference(e)) return argsElement(this, e);
         if (e.kind === 'Index' && T.isPointerIndex(this, e)) return T.indexPointer(this, e);
+        if (e.kind === 'Index') {
+          const inl = inlineArrayValue(this, e);
+          if (inl) return { reg: this.expr(inl.value).reg, type: inl.type };
+        }
         if (this.cg.vars.handles(e)) return this.cg.vars.load(this, e);
         throw err('D_UNSUPPORTED', `${describeNode(e)} is not supported yet`, e);
     }

@@ -64,6 +64,13 @@ export interface InlineInfo {
   constant?: bigint;
 }
 
+/** `inline T name[T1 p1, ...] = expr;`: expr with the parameters standing for the keys of a use. */
+export interface InlineArrayInfo {
+  type: DType;
+  params: { name: string; type: A.TypeExpression }[];
+  value: A.Expression;
+}
+
 export interface TypeScopeOptions {
   /** The kernel's BTF, or undefined when it cannot be read (kernel types are then unknown). */
   kernel?: () => Btf | undefined;
@@ -85,6 +92,8 @@ export class TypeScope {
   /** Enumerators of the program's enums, usable as integer constants. */
   readonly enumerators = new Map<string, { value: bigint; type: DType }>();
   readonly inlines = new Map<string, InlineInfo>();
+  /** Inlines with a tuple signature, as DTrace's io.d defines fds[]. */
+  readonly inlineArrays = new Map<string, InlineArrayInfo>();
   /** Translator definitions (translators.ts). */
   readonly translators: TranslatorSet = { list: [] };
   private readonly kernelTypes = new Map<string, Map<number, DType>>();
@@ -141,8 +150,21 @@ export class TypeScope {
 
   /** `inline TYPE NAME = expr;` (the value is type-checked where it is compiled). */
   defineInline(def: A.InlineDefinition, isGlobal: (name: string) => boolean): void {
+    const redefined = this.inlines.has(def.name) || this.inlineArrays.has(def.name) || this.enumerators.has(def.name) || isGlobal(def.name);
+    if (def.type.kind === 'ArrayType' && def.type.keys) {
+      if (redefined) fail('D_DECL_IDRED', `identifier redefined: ${def.name}\n\t current: inline definition\n\tprevious: array inline`, def);
+      const params = def.type.keys.map((k) => {
+        if (k.name === null) fail('D_DECL_ARRNULL', `inline declaration requires array tuple signature: ${def.name}`, def);
+        this.resolve(k.type);
+        return { name: k.name!, type: k.type };
+      });
+      const type = this.resolve(def.type.of);
+      if (type.kind === 'void') fail('D_DECL_VOIDOBJ', `cannot declare void inline: ${def.name}`, def);
+      this.inlineArrays.set(def.name, { type, params, value: def.value });
+      return;
+    }
     const t = this.resolve(def.type);
-    if (this.inlines.has(def.name) || this.enumerators.has(def.name) || isGlobal(def.name))
+    if (redefined)
       fail('D_DECL_IDRED', `identifier redefined: ${def.name}\n\t current: inline definition\n\tprevious: scalar ${this.inlines.has(def.name) ? 'inline' : ''}`, def);
     if (t.kind === 'void') fail('D_DECL_VOIDOBJ', `cannot declare void inline: ${def.name}`, def);
     if (t.kind === 'array' && t.count === 0)

@@ -85,6 +85,10 @@ function checkMember(g: DifoGen, xl: Translator, m: A.TranslatorMember): void {
 export function xlateOf(g: DifoGen, e: A.Expression, depth = 0): A.Xlate | undefined {
   if (e.kind === 'Xlate') return e;
   if (e.kind === 'Index' && isArgsReference(e)) return translatedArg(g, e);
+  if (e.kind === 'Index' && depth <= 64) {
+    const inl = inlineArrayValue(g, e);
+    return inl ? xlateOf(g, inl.value, depth + 1) : undefined;
+  }
   if (depth > 64 || e.kind !== 'Identifier' || e.module !== undefined || g.cg.global(e.name)) return undefined;
   const inl = g.cg.types.inlines.get(e.name);
   return inl ? xlateOf(g, inl.value, depth + 1) : undefined;
@@ -152,17 +156,35 @@ export function checkTranslatedInline(g: DifoGen, name: string, type: DType, val
 /** A member's expression with the translator's parameter replaced by `(IN) input`. */
 function inputBound(xl: Translator, value: A.Expression, input: A.Expression): A.Expression {
   const bound: A.Expression = { kind: 'Cast', ...at(input), type: xl.def.input, operand: input };
-  return substitute(value, xl.def.param, bound) as A.Expression;
+  return substitute(value, new Map([[xl.def.param, bound]])) as A.Expression;
 }
 
-function substitute(node: unknown, name: string, by: A.Expression): unknown {
-  if (Array.isArray(node)) return node.map((n) => substitute(n, name, by));
+/**
+ * `name[k1, ...]` of an inline with a tuple signature (`inline fileinfo_t fds[int fd] = ...`):
+ * its expression with each parameter replaced by `(T) key`; undefined for other indexes.
+ */
+export function inlineArrayValue(g: DifoGen, e: A.Index): { value: A.Expression; type: DType } | undefined {
+  if (e.base.kind !== 'Identifier' || e.base.module !== undefined || g.cg.global(e.base.name)) return undefined;
+  const inl = g.cg.types.inlineArrays.get(e.base.name);
+  if (!inl) return undefined;
+  const n = inl.params.length;
+  if (e.keys.length !== n)
+    throw err('D_PROTO_LEN', `${e.base.name}[ ] prototype mismatch: ${e.keys.length} arg${e.keys.length === 1 ? '' : 's'} passed, ${n} expected`, e);
+  const by = new Map(inl.params.map((p, i): [string, A.Expression] => {
+    const k = e.keys[i];
+    return [p.name, { kind: 'Cast', ...at(k), type: { kind: 'TypeName', ...at(k), type: p.type }, operand: k }];
+  }));
+  return { value: substitute(inl.value, by) as A.Expression, type: inl.type };
+}
+
+function substitute(node: unknown, by: ReadonlyMap<string, A.Expression>): unknown {
+  if (Array.isArray(node)) return node.map((n) => substitute(n, by));
   if (node === null || typeof node !== 'object') return node;
   const n = node as { kind?: string; name?: string; module?: string };
-  if (n.kind === 'Identifier' && n.name === name && n.module === undefined) return by;
+  if (n.kind === 'Identifier' && n.module === undefined && by.has(n.name!)) return by.get(n.name!);
   if (n.kind === 'TypeName') return node; // types hold no references to the parameter
   const copy: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(node)) copy[k] = substitute(v, name, by);
+  for (const [k, v] of Object.entries(node)) copy[k] = substitute(v, by);
   return copy;
 }
 

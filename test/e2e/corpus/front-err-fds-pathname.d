@@ -1,0 +1,5 @@
+/* flags: -xerrtags */
+BEGIN
+{
+	trace(fds[0].fi_pathname);
+}
