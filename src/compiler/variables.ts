@@ -277,9 +277,9 @@ export class Variables {
 function undefinedVariable(e: A.Position & { kind: string }, v: { name: string; scope: Scope; array: boolean }) {
   const prefix = v.scope === 'thread' ? 'self->' : v.scope === 'local' ? 'this->' : '';
   const error = err('D_VAR_UNDEF', `${prefix}${v.name} has not yet been declared or assigned`, e);
-  // DTrace's io.d defines fds[] by translating the thread's file table, which needs inline arrays.
+  // fds[] comes from the D library's io.d: only a program compiled without it gets here.
   if (v.scope === 'global' && v.name === 'fds')
-    error.hint = 'fds[] (DTrace\'s fileinfo_t fds[int]) is not provided on this system';
+    error.hint = 'fds[] (fileinfo_t fds[int]) is declared by the D library\'s io.d, which was not loaded';
   return error;
 }
 
