@@ -352,3 +352,17 @@ describe('DIF disassembly (dtrace -S)', () => {
     expect(disassembleDifo(d)).not.toContain('NAME');
   });
 });
+
+describe('DifBuilder.patch', () => {
+  it('replaces an instruction already emitted (a move whose target is known later) but not a branch', () => {
+    const b = new DifBuilder();
+    const at = b.emit(encodeMov(1, 1));
+    b.emit(encodeRet(2));
+    b.patch(at, encodeMov(1, 2));
+    expect(Array.from(b.finish(INT64).insns)).toEqual([encodeMov(1, 2), encodeRet(2)]);
+    const c = new DifBuilder();
+    const m = c.emit(encodeMov(1, 1));
+    expect(() => c.patch(m, encodeBranch(D.DIF_OP_BA, 0))).toThrow(/labels/);
+    expect(() => c.patch(5, encodeMov(1, 2))).toThrow(/not emitted/);
+  });
+});
