@@ -11,7 +11,7 @@
 
 import * as D from '../../dif/constants.js';
 import type { RecordDescription } from '../device.js';
-import { ALU, type BpfAsm, HELPER, R0, R1, R2, R3, R4, R8, R9 } from './bpf-asm.js';
+import { ALU, type BpfAsm, HELPER, JMP, R0, R1, R2, R3, R4, R8, R9 } from './bpf-asm.js';
 
 const BPF_FUNC_get_stack = 67;
 /** bpf_get_stack's flags: how many frames to skip, in the low 8 bits. */
@@ -113,4 +113,30 @@ export function emitStackRecord(a: BpfAsm, kind: number, arg: bigint, off: numbe
       probePid();
       a.stx(8, R8, off, R0);
   }
+}
+
+/** Frames stackdepth and ustackdepth count at most: the kernel's default perf_event_max_stack. */
+export const STACK_DEPTH_FRAMES = 127;
+
+/**
+ * caller, ucaller, stackdepth, ustackdepth into r0, as DTrace for Linux has them: bpf_get_stack
+ * at r8 + off (STACK_DEPTH_FRAMES u64s of scratch), kernel frames past `kernelSkip` (the same
+ * frames stack() shows) or the user stack. caller/ucaller are the second frame, the first being
+ * the probe site itself; a depth is the number of frames found, 0 when none can be read.
+ */
+export function emitStackBuiltin(a: BpfAsm, id: number, off: number, kernelSkip = 0): void {
+  const user = id === D.DIF_VAR_UCALLER || id === D.DIF_VAR_USTACKDEPTH;
+  const flags = user ? BPF_F_USER_STACK : kernelSkip & BPF_F_SKIP_FIELD_MASK;
+  if (id === D.DIF_VAR_CALLER || id === D.DIF_VAR_UCALLER) {
+    // bpf_get_stack zeroes what it does not fill, and all of it when it fails.
+    getStack(a, off, 16, flags);
+    a.ldx(8, R0, R8, off + 8);
+    return;
+  }
+  getStack(a, off, 8 * STACK_DEPTH_FRAMES, flags);
+  const ok = a.label('depth.ok');
+  a.jmpImm(JMP.JSGE, R0, 0, ok);
+  a.movImm(R0, 0);
+  a.place(ok);
+  a.aluImm(ALU.RSH, R0, 3);
 }
