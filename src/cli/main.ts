@@ -238,8 +238,8 @@ async function run(argv: string[]): Promise<number> {
     if (outFd !== null) writeSync(outFd, text);
     else process.stdout.write(text);
   };
-  let quiet = isSet(options, 'quiet');
-  const notice = (m: string) => { if (!quiet) err(`dtrace: ${m}\n`); };
+  // Read at each notice: pragmas and setopt() (through the consumer) change the options.
+  const notice = (m: string) => { if (!isSet(options, 'quiet')) err(`dtrace: ${m}\n`); };
 
   // Pass 3: processes, before compiling so that $target is known.
   const procs = new ProcessSet(notice);
@@ -301,7 +301,6 @@ async function run(argv: string[]): Promise<number> {
     throw e;
   }
   for (const [k, v] of compiled.program.options) options.set(k, v);
-  quiet = isSet(options, 'quiet');
   // -x verbose is the compiler's DIF listing flag, which -S sets.
   if (s.disassemble || isSet(options, 'verbose')) err(disassembleProgram(compiled.program));
   // -x core: a debugging aid of libdtrace, a core dump when dtrace exits.
@@ -382,7 +381,7 @@ async function run(argv: string[]): Promise<number> {
   }
 
   const consumer = new Consumer(device, enabled, {
-    quiet, strsize, out: write, err, flowindent: isSet(options, 'flowindent'), options,
+    quiet: isSet(options, 'quiet'), strsize, out: write, err, flowindent: isSet(options, 'flowindent'), options,
     bufpolicy, bufsize,
   });
 

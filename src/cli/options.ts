@@ -289,6 +289,39 @@ function validateOption(name: string, value: string | null): [string, string] {
   }
 }
 
+/** What dtrace_setopt() fails an option with while tracing runs, unless the option is dynamic. */
+export const TRACING_ACTIVE = 'Operation illegal when tracing is active';
+
+/** DTrace's dynamic run-time options: the ones setopt() may change while tracing runs. */
+const DYNAMIC = new Set([
+  'aggrate', 'aggsortkey', 'aggsortkeypos', 'aggsortpos', 'aggsortrev', 'aggzoom', 'flowindent', 'quiet',
+  'rawbytes', 'stackindent', 'switchrate',
+]);
+
+/** libdtrace's compile-time options (aggpercpu is one there): accepted while tracing, to no effect. */
+const COMPILE_TIME = new Set([
+  'aggpercpu', 'amin', 'argref', 'core', 'cpp', 'cpphdrs', 'cpppath', 'ctfpath', 'ctypes', 'debug', 'defaultargs',
+  'define', 'dtypes', 'errtags', 'evaltime', 'incdir', 'iregs', 'kdefs', 'knodefs', 'late', 'lazyload', 'ldpath',
+  'libdir', 'linkmode', 'linktype', 'modpath', 'nolibs', 'pgmax', 'pspec', 'stdc', 'strip', 'syslibdir', 'tree',
+  'tregs', 'udefs', 'undef', 'unodefs', 'verbose', 'version', 'zdefs',
+]);
+
+/**
+ * setopt() while tracing, as dtrace_setopt() handles it then: a dynamic option takes the value
+ * (returned normalized, for the options map); a compile-time option is checked but has nothing
+ * left to change (null); any other option is refused. Failures throw OptionError.
+ */
+export function setOptionWhileTracing(name: string, value: string): string | null {
+  const opt = OPTIONS[name];
+  if (!opt) throw new OptionError(name, INVALID_NAME);
+  if (DYNAMIC.has(name)) return validateOption(name, value)[1];
+  if (!COMPILE_TIME.has(name)) throw new OptionError(name, TRACING_ACTIVE);
+  // libdtrace's compiler flags refuse any value, and setopt() always passes one.
+  if (opt.kind === 'flag') throw new OptionError(name, INVALID_VALUE);
+  parseOptionValue(name, value);
+  return null;
+}
+
 export function isKnownOption(name: string): boolean {
   return name in OPTIONS;
 }

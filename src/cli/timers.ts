@@ -25,7 +25,7 @@ export function rateIntervals(options: Map<string, string>): Record<Rate, number
 
 /** Deadlines of the four rates, on the monotonic clock. */
 export function traceTimers(options: Map<string, string>, now: () => number = () => Number(process.hrtime.bigint())) {
-  const interval = rateIntervals(options);
+  let interval = rateIntervals(options);
   const start = now();
   const next = new Map<Rate, number>(Object.entries(interval).map(([r, ns]) => [r as Rate, start + ns]));
   return {
@@ -36,6 +36,8 @@ export function traceTimers(options: Map<string, string>, now: () => number = ()
     },
     /** The rates whose deadline has passed; each is set to its next deadline. */
     due(): Set<Rate> {
+      // setopt() may have changed switchrate or aggrate: later deadlines keep to the new rate.
+      interval = rateIntervals(options);
       const t = now();
       const out = new Set<Rate>();
       for (const [r, at] of next) {

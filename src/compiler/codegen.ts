@@ -32,6 +32,7 @@ import { argsElement, isArgsReference, type ClauseProbes } from './probe-args.js
 import { checkSpeculativeActions, speculationAction } from './speculations.js';
 import { tracememActions } from './tracemem.js';
 import { printAction } from './print.js';
+import { setoptActions } from './setopt.js';
 import { isMemoryTarget, storeAssignment, storeUpdate } from './stores.js';
 
 export interface Val {
@@ -217,6 +218,9 @@ export class CodeGenerator {
         return true;
       case 'print':
         printAction(this, call, this.opts.strsize, actions);
+        return true;
+      case 'setopt':
+        setoptActions(this, call, actions);
         return true;
       case 'speculate':
       case 'commit':

@@ -120,6 +120,11 @@ export class Aggregations {
     for (const d of descs) this.byId.set(d.id, d);
   }
 
+  /** setopt() of aggsortkey, aggsortkeypos, aggsortpos, aggsortrev or aggzoom while tracing. */
+  setPrintOptions(o: Partial<AggPrintOptions>): void {
+    Object.assign(this.opts, o);
+  }
+
   private entries(desc: AggregationDescription, all: AggregationEntry[]): Entry[] {
     const keyed = desc.keys.length > 0 || this.kept.has(desc.id);
     return normalizeSymbolKeys(desc, all.filter((e) => e.id === desc.id))

@@ -18,13 +18,18 @@ import { BufferPolicy, type BufferPolicyName } from './bufpolicy.js';
 import { configureStacks, formatSymbolicRecord, isSymbolicAction, printfSymbols } from './stacks.js';
 import { JsonOutput, parseOformat } from './oformat.js';
 import { TemporalOrder, type TimedRecord } from './temporal.js';
+import { isSetoptRecord, setoptArgs, setoptError } from './setopt.js';
+import { OptionError, setOptionWhileTracing } from '../cli/options.js';
 
 export interface ConsumerOptions {
   quiet: boolean;
   strsize: number;
   out: (text: string) => void;
   err: (text: string) => void;
-  /** Options (-x and #pragma D option) the consumer honours: the aggregation sorting options. */
+  /**
+   * Options (-x and #pragma D option) the consumer honours: the aggregation sorting options, ...
+   * setopt() changes them here, so the trace loop sees new rates (cli/timers.ts).
+   */
   options?: Map<string, string>;
   /** -F / -x flowindent: indent by function entry and return (consumer/flowindent.ts). */
   flowindent?: boolean;
@@ -38,6 +43,9 @@ export class Consumer {
   private headerPrinted = false;
   private flow: FlowIndent | null = null;
   private rawbytes: boolean;
+  /** -q / -x quiet, which setopt() may change while tracing. */
+  private quiet: boolean;
+  private options: Map<string, string>;
   private policy: BufferPolicy;
   /** Set when an exit() record has been consumed: the exit status. */
   exitStatus: number | null = null;
@@ -54,6 +62,8 @@ export class Consumer {
 
   constructor(private device: Device, private enabled: EnableResult, private opts: ConsumerOptions) {
     for (const p of enabled.probes) this.byEpid.set(p.epid, p);
+    this.quiet = opts.quiet;
+    this.options = opts.options ?? new Map();
     configureStacks(opts.options);
     this.symbols = printfSymbols();
     this.speculations = new Speculations(device);
@@ -160,15 +170,14 @@ export class Consumer {
     const data = raw.subarray(RECORD_HEADER_SIZE);
     if (this.json) {
       this.noteExit(raw);
-      return this.json.record(cpu, ep, data, { aggs: this.aggs, printf: this.symbols });
+      return this.json.record(cpu, ep, data, { aggs: this.aggs, printf: this.symbols, setopt: (o, v) => this.setopt(ep, o, v) });
     }
-    const { quiet } = this.opts;
     let line = '';
     if (this.flow) {
       if (!this.headerPrinted) this.opts.out(flowHeading());
       this.headerPrinted = true;
       line = this.flow.prefix(cpu, ep, next);
-    } else if (!quiet) {
+    } else if (!this.quiet) {
       if (!this.headerPrinted) {
         this.opts.out(probeHeader());
         this.headerPrinted = true;
@@ -195,10 +204,16 @@ export class Consumer {
             line += formatPrint(r.format, data.subarray(r.offset, r.offset + r.size));
             break;
           }
-          line += formatTraceValue(decode(r, data), { quiet, strsize: this.opts.strsize, rawbytes: this.rawbytes });
+          line += formatTraceValue(decode(r, data), { quiet: this.quiet, strsize: this.opts.strsize, rawbytes: this.rawbytes });
           break;
         case D.DTRACEACT_PRINTA:
         case D.DTRACEACT_LIBACT: {
+          if (isSetoptRecord(r)) {
+            const { option, value, consumed } = setoptArgs(recs, i, data);
+            this.setopt(ep, option, value);
+            i += consumed - 1;
+            break;
+          }
           const used = aggregationRecord(this.aggs, recs, i, data);
           line += used.text;
           i += used.consumed - 1;
@@ -210,7 +225,7 @@ export class Consumer {
         case D.DTRACEACT_TRACEMEM: {
           // The dynamic size, when given, shows fewer of the traced bytes (never more).
           const n = tracememSize > 0 && tracememSize < r.size ? tracememSize : r.size;
-          line += formatTracemem(data.subarray(r.offset, r.offset + n), quiet);
+          line += formatTracemem(data.subarray(r.offset, r.offset + n), this.quiet);
           tracememSize = 0;
           break;
         }
@@ -225,8 +240,40 @@ export class Consumer {
           break;
       }
     }
-    if (!quiet) line += '\n';
+    if (!this.quiet) line += '\n';
     this.opts.out(line);
+  }
+
+  /**
+   * setopt(): set an option as dtrace_setopt() does while tracing; it takes effect from the next
+   * record on. A failure is libdtrace's error on the enabled probe, and tracing goes on.
+   */
+  private setopt(ep: EnabledProbe, option: string, value: string): void {
+    let v: string | null;
+    try {
+      v = setOptionWhileTracing(option, value);
+    } catch (e) {
+      if (!(e instanceof OptionError)) throw e;
+      this.opts.err(setoptError(ep, option, value, e.reason));
+      return;
+    }
+    if (v === null) return;
+    const o = this.options;
+    o.set(option, v);
+    switch (option) {
+      case 'quiet': this.quiet = optionSet(o, 'quiet'); break;
+      case 'flowindent': this.flow = optionSet(o, 'flowindent') ? (this.flow ?? new FlowIndent()) : null; break;
+      case 'rawbytes': this.rawbytes = optionSet(o, 'rawbytes'); break;
+      case 'stackindent': {
+        configureStacks(o);
+        const { stackIndent } = printfSymbols();
+        this.symbols.stackIndent = stackIndent;
+        this.aggs.setPrintOptions({ stackIndent });
+        break;
+      }
+      // switchrate and aggrate: the trace loop reads them from the options map.
+      default: this.aggs.setPrintOptions({ ...aggSortOptions(o), aggzoom: optionSet(o, 'aggzoom') }); break;
+    }
   }
 
   /** A fault record: the ERROR probe's arguments. */

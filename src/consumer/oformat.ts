@@ -21,6 +21,7 @@ import {
   type AggDesc, type AggEntry, aggScalarValue, distributionRows,
 } from './aggprint.js';
 import { type Aggregations, type AggTable, aggregationRecord, printaIds } from './aggregations.js';
+import { isSetoptRecord, setoptArgs } from './setopt.js';
 import { decode, printfArgs } from './consumer.js';
 import { formatPrint, isPrintFormat } from './print.js';
 import { formatPrintf, type PrintfOptions } from './printf.js';
@@ -73,6 +74,8 @@ const DROP_KINDS: [RegExp, number][] = [
 export interface RecordContext {
   aggs: Aggregations;
   printf: PrintfOptions;
+  /** setopt(): the consumer sets the option (its failure goes to stderr, not the document). */
+  setopt?: (option: string, value: string) => void;
 }
 
 /** The JSON document of one dtrace run, written as it goes so that a long run streams. */
@@ -175,6 +178,12 @@ export function recordOutput(recs: RecordDescription[], data: Buffer, ctx: Recor
         break;
       }
       case D.DTRACEACT_LIBACT:
+        if (isSetoptRecord(r)) {
+          const { option, value, consumed } = setoptArgs(recs, i, data);
+          ctx.setopt?.(option, value);
+          i += consumed - 1;
+          break;
+        }
         i += aggregationRecord(ctx.aggs, recs, i, data).consumed - 1;
         break;
       case D.DTRACEACT_TRACEMEM_DYNSIZE:
