@@ -21,7 +21,7 @@ export const INVALID_VALUE = 'Invalid value for specified option';
  *  flag     a compiler flag: takes no value at all (errtags, zdefs, defaultargs, ...)
  *  runtime  a tracing option: no value (set), a number, or yes/no, on/off, set/unset, ...
  *  size     bytes with an optional k/m/g/t suffix
- *  rate     a frequency (bare number or "hz") or an interval with a time suffix
+ *  rate     a frequency ("hz"), an interval with a time suffix, or a bare number of nanoseconds
  *  string   any non-empty text
  *  enum     one of a fixed set of words
  *  version  a D API version, major.minor[.micro], no newer than this compiler's
@@ -144,13 +144,17 @@ export function parseSize(v: string): bigint | null {
   return bytes > U64_MAX >> 1n ? null : bytes;
 }
 
-/** A rate or interval in nanoseconds: a bare number or "hz" is per second; a time suffix is an interval. */
+/**
+ * A rate as an interval in nanoseconds: "hz" is per second, a time suffix an interval, and a bare
+ * number nanoseconds (as DTrace's rate parser takes it: `switchrate=10` is 10ns, not 10hz).
+ */
 export function parseRateNs(v: string): bigint | null {
   const m = /^(\d+)([a-z]*)$/i.exec(v);
   if (!m) return null;
   const n = BigInt(m[1]);
   const unit = m[2].toLowerCase();
-  if (unit === '' || unit === 'hz') return n === 0n ? null : 1000000000n / n;
+  if (unit === '') return n === 0n ? null : n;
+  if (unit === 'hz') return n === 0n ? null : 1000000000n / n;
   const mult = TIME_SUFFIX[unit];
   return mult === undefined ? null : n * mult;
 }

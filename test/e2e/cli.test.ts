@@ -157,7 +157,7 @@ describe('options', () => {
     expect(parseOptionValue('bufsize', '0x10K')).toEqual(['bufsize', String(16 << 10)]);
     expect(parseOptionValue('switchrate', '10hz')).toEqual(['switchrate', '100000000']);
     expect(parseOptionValue('switchrate', '5ms')).toEqual(['switchrate', '5000000']);
-    expect(parseOptionValue('cleanrate', '2')).toEqual(['cleanrate', '500000000']);
+    expect(parseOptionValue('cleanrate', '2')).toEqual(['cleanrate', '2']); // a bare rate is nanoseconds, as in DTrace
     expect(parseOptionValue('quiet', null)).toEqual(['quiet', 'set']);
     expect(parseOptionValue('quiet', 'no')).toEqual(['quiet', 'unset']);
     expect(parseOptionValue('quiet', 'ON')).toEqual(['quiet', 'set']);
