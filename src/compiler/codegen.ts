@@ -29,6 +29,7 @@ import { isStackCall, stackAction } from './stacks.js';
 import { desugarClause, hasIfStatement } from './sugar.js';
 import { inlineArrayValue, translatedValue } from './translators.js';
 import { argsElement, isArgsReference, type ClauseProbes } from './probe-args.js';
+import { isRegisterReference, registerElement } from './registers.js';
 import { checkSpeculativeActions, speculationAction } from './speculations.js';
 import { tracememActions } from './tracemem.js';
 import { printAction } from './print.js';
@@ -287,6 +288,15 @@ export function err(tag: string, message: string, at: { line: number; column: nu
   return new DtraceError(tag, message, { line: at.line, column: at.column, file: at.file });
 }
 
+/** Why a D built-in has no meaning on Linux (the end of its "not supported" message). */
+const UNSUPPORTED_WHY: Record<string, string> = {
+  vtimestamp: ' (Linux keeps no per-thread virtual time a probe can read)',
+  ipl: ' (Linux has no interrupt priority levels)',
+  curcpu: ' (only cpu, its cpu_id, is provided)',
+  lgrp: ' (Linux has no locality groups)',
+  pset: ' (Linux has no processor sets)',
+};
+
 const COMPARE: Record<string, { signed: number; unsigned: number }> = {
   '==': { signed: D.DIF_OP_BE, unsigned: D.DIF_OP_BE },
   '!=': { signed: D.DIF_OP_BNE, unsigned: D.DIF_OP_BNE },
@@ -392,7 +402,8 @@ export class DifoGen {
         if (isMemoryTarget(this, target)) return storeUpdate(this, e);
         if (target.kind !== 'Identifier') throw err('D_OP_LVAL', `operator ${e.op} requires modifiable lvalue as an operand`, e);
         this.cg.vars.checkScalarName(target.name, target);
-        if (BUILTINS.has(target.name) || this.constantName(target.name)) throw err('D_OP_WRITE', `operator ${e.op} can only be applied to a writable variable`, e);
+        // A kernel symbol is an lvalue, but not writable.
+        if (target.module !== undefined || BUILTINS.has(target.name) || this.constantName(target.name)) throw err('D_OP_WRITE', `operator ${e.op} can only be applied to a writable variable`, e);
         // As in DTrace, ++ and -- create a global never seen before as an int64_t.
         const g = this.cg.global(target.name) ?? this.cg.declareGlobal(target.name, LONG);
         const cur = this.loadGlobal(target.name, g);
@@ -436,6 +447,7 @@ export class DifoGen {
         return translatedValue(this, e);
       default:
         if (e.kind === 'Index' && isArgsReference(e)) return argsElement(this, e);
+        if (e.kind === 'Index' && isRegisterReference(e)) return registerElement(this, e);
         if (e.kind === 'Index' && T.isPointerIndex(this, e)) return T.indexPointer(this, e);
         if (e.kind === 'Index') {
           const inl = inlineArrayValue(this, e);
@@ -505,7 +517,7 @@ export class DifoGen {
       if (c) return c;
       // A D built-in this system does not provide (vtimestamp, zonename, curcpu, ...): say so.
       if (BUILTIN_IDENTS.has(e.name))
-        throw err('D_IDENT_UNDEF', `failed to resolve ${e.name}: built-in variable not supported on this system`, e);
+        throw err('D_IDENT_UNDEF', `failed to resolve ${e.name}: built-in variable not supported on this system${UNSUPPORTED_WHY[e.name] ?? ''}`, e);
       throw err('D_IDENT_UNDEF', `failed to resolve ${e.name}: Unknown variable name`, e);
     }
     return this.loadGlobal(e.name, g);
@@ -533,9 +545,9 @@ export class DifoGen {
 
   private assignment(e: A.Assignment): Val {
     const t = e.target;
-    if (t.kind !== 'Identifier' || t.module !== undefined)
+    if (t.kind !== 'Identifier')
       throw err('D_OP_LVAL', `operator ${e.op} requires modifiable lvalue as an operand`, e);
-    if (BUILTINS.has(t.name) || t.name === 'cpu' || this.constantName(t.name))
+    if (t.module !== undefined || BUILTINS.has(t.name) || t.name === 'cpu' || this.constantName(t.name))
       throw err('D_OP_WRITE', `operator ${e.op} can only be applied to a writable variable`, e);
     let v: Val;
     this.cg.vars.checkScalarName(t.name, t);

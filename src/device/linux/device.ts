@@ -33,7 +33,7 @@ import { DispatchPlan, sharedInfoWords } from './dispatch.js';
 import { ERROR_AREA_SIZE, findErrorProbe, isErrorProbe } from './error-probe.js';
 import { type LoadAttempt, explainRejection, sabotageForTest } from './rejection.js';
 import { SpeculationMaps, usesSpeculations } from './speculation.js';
-import { stackRecord } from './stack.js';
+import { STACK_DEPTH_FRAMES, stackRecord } from './stack.js';
 
 const PERF_TYPE_SOFTWARE = 1;
 const PERF_TYPE_TRACEPOINT = 2;
@@ -260,6 +260,7 @@ export class LinuxDevice implements Device {
             ? { arg: probe.attach.taskArg, fields: taskFields() } : undefined,
           // A raw tracepoint program runs from bpf_trace_runN, called by the traced function.
           kernelStackSkip: probe.attach.kind === 'rawTracepoint' ? 2 : 0,
+          ctxRegs: probe.attach.kind === 'profile',
         },
         shared ? shared.loadArgs : argLoader(probe),
         probe.attach.kind !== 'dtrace',
@@ -647,8 +648,8 @@ function memLayout(strsize: number, maxData: number, maxKey: number, probeInfoWo
   const scratch = take(scratchMax);
   const probeInfo = take(4 * probeInfoWords);
   const errorArea = take(ERROR_AREA_SIZE);
-  const strtok = take(8), task = take(8);
-  return { errorArea, strtok, task, probeInfo, self, strtabBase, globalsBase, args, cpuinfo, tuple, cmpA, cmpB, key, keyMax: maxKey, aggIncr, buf, bufMax, scratch, scratchMax, size: off };
+  const strtok = take(8), task = take(8), stack = take(8 * STACK_DEPTH_FRAMES);
+  return { errorArea, strtok, task, stack, probeInfo, self, strtabBase, globalsBase, args, cpuinfo, tuple, cmpA, cmpB, key, keyMax: maxKey, aggIncr, buf, bufMax, scratch, scratchMax, size: off };
 }
 
 interface EcbLayout {

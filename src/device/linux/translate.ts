@@ -27,7 +27,8 @@ import { allocateRegisters, fusedComparisons } from './regalloc.js';
 import { type VariableEnv, isVariableOp, translateVariable } from './variables.js';
 import { isAggIncrement, translateAggregation } from './aggregate.js';
 import { type SpeculationEnv, emitMarkers, emitSpeculativeAction, emitSuppressionCheck } from './speculation.js';
-import { emitStackRecord, isStackAction } from './stack.js';
+import { STACK_DEPTH_FRAMES, emitStackBuiltin, emitStackRecord, isStackAction } from './stack.js';
+import { emitRegister } from './registers.js';
 import { emitDestructiveAction } from './destructive.js';
 import { type ContextTask, emitComm, emitPid, emitTask, emitTid, emitUidOrGid } from './context-task.js';
 import { type ErrorProbeEnv, emitErrorBlock, jumpToErrorBlock } from './error-probe.js';
@@ -62,6 +63,8 @@ export interface MemLayout {
   strtok?: number;
   /** u64: the context task's task_struct address, on probes with env.contextTask. */
   task?: number;
+  /** STACK_DEPTH_FRAMES u64s for caller, stackdepth, ... and regs[]/uregs[] (stack.ts, registers.ts). */
+  stack?: number;
 }
 
 /** Where each argument of the probe comes from, emitted by the provider's prologue. */
@@ -129,6 +132,8 @@ export interface TranslateEnv {
   contextTask?: ContextTask | undefined;
   /** Kernel frames above the probe site that stack() leaves out (stack.ts). */
   kernelStackSkip?: number;
+  /** The context holds the interrupted registers (profile probes): regs[] (registers.ts). */
+  ctxRegs?: boolean;
   /** -x cpu: the program does nothing on any other CPU. */
   cpu?: number | undefined;
 }
@@ -185,6 +190,8 @@ const LOADS: Record<number, { size: Size; signed: boolean; user: boolean }> = {
   [D.DIF_OP_ULDUW]: { size: 4, signed: false, user: true },
   [D.DIF_OP_ULDX]: { size: 8, signed: false, user: true },
 };
+
+const STORES: Record<number, Size> = { [D.DIF_OP_STB]: 1, [D.DIF_OP_STH]: 2, [D.DIF_OP_STW]: 4, [D.DIF_OP_STX]: 8 };
 
 export function isAggregation(kind: number): boolean {
   return (kind & 0xff00) === D.DTRACEACT_AGGREGATION;
@@ -501,6 +508,26 @@ export class ProbeTranslator {
         put(R1, rd);
         return;
       }
+      if (STORES[op]) {
+        // dtrace_canstore: only this CPU's scratch memory (alloca()) may be written, else an
+        // invalid address; then the alignment, as DTrace checks them.
+        const size = STORES[op];
+        get(R2, rd);
+        a.ldx(8, R1, R8, mem.self), a.aluImm(ALU.ADD, R1, mem.scratch);
+        a.mov(R4, R2), a.alu(ALU.SUB, R4, R1);
+        const inside = a.label('store.inside'), aligned = a.label('store.aligned');
+        a.jmpImm(JMP.JLE, R4, mem.scratchMax - size, inside);
+        fault(D.DTRACEFLT_BADADDR, R2);
+        a.place(inside);
+        a.mov(R1, R2), a.aluImm(ALU.AND, R1, size - 1);
+        a.jmpImm(JMP.JEQ, R1, 0, aligned);
+        fault(D.DTRACEFLT_BADALIGN, R2);
+        a.place(aligned);
+        get(R3, r1);
+        a.mov(R1, R8), a.alu(ALU.ADD, R1, R4);
+        a.stx(size, R1, mem.scratch, R3);
+        return;
+      }
       switch (op) {
         case D.DIF_OP_SDIV: case D.DIF_OP_UDIV: case D.DIF_OP_SREM: case D.DIF_OP_UREM: {
           get(R1, r1), get(R2, r2);
@@ -553,6 +580,10 @@ export class ProbeTranslator {
           return;
         case D.DIF_OP_LDGS:
           this.loadVariable((ins >>> 8) & 0xffff, pc, difo);
+          put(R0, rd);
+          return;
+        case D.DIF_OP_LDGA:
+          this.withSpilled(() => emitRegister(this, r1, r2, this.stackScratch()));
           put(R0, rd);
           return;
         case D.DIF_OP_STGS:
@@ -686,6 +717,11 @@ export class ProbeTranslator {
     a.st(8, FP, CC_B, 0);
   }
 
+  /** The offset in mem of STACK_DEPTH_FRAMES u64s for stack built-ins and registers. */
+  private stackScratch(): number {
+    return this.env.mem.stack ?? this.scratch(8 * STACK_DEPTH_FRAMES);
+  }
+
   /** A scratch slot of `size` bytes for this clause; returns its offset in mem. */
   scratch(size: number): number {
     const off = this.env.mem.scratch + this.scratchNext;
@@ -787,6 +823,15 @@ export class ProbeTranslator {
       }
       case D.DIF_VAR_CURTHREAD:
         return emitTask(this);
+      case D.DIF_VAR_CALLER: case D.DIF_VAR_UCALLER: case D.DIF_VAR_STACKDEPTH: case D.DIF_VAR_USTACKDEPTH:
+        return emitStackBuiltin(a, id, this.stackScratch(), env.kernelStackSkip);
+      case D.DIF_VAR_ZONENAME: {
+        // Linux has no zones: every thread is in the global zone, as DTrace for Linux says.
+        const off = this.scratch(8);
+        a.st(4, R8, off, 0x626f6c67), a.st(4, R8, off + 4, 0x6c61); // "global\0"
+        a.ldx(8, R0, R8, mem.self), a.aluImm(ALU.ADD, R0, off);
+        return;
+      }
       default:
         throw new TranslateError(`built-in variable ${D.DIF_VAR_NAME_BY_ID.get(id) ?? '0x' + id.toString(16)} is not supported by the Linux bridge yet`, this.ecbIndex, this.actionIndex);
     }

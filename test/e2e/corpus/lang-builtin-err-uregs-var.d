@@ -1,0 +1,5 @@
+BEGIN
+{
+	x = R_PC;
+	trace(uregs[x]);
+}
