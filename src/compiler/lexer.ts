@@ -662,6 +662,9 @@ export function stringValue(image: string): { value: string; bytes: Uint8Array }
       i = j - 1;
     }
   }
+  // DTrace decodes escapes into a C string, so a NUL ("a\0b") ends the constant there.
+  const nul = bytes.indexOf(0);
+  if (nul >= 0) return { value: value.slice(0, value.indexOf('\0')), bytes: bytes.slice(0, nul) };
   return { value, bytes };
 }
 

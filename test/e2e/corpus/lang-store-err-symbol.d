@@ -1,0 +1,6 @@
+/* flags: -xerrtags */
+/* A kernel symbol is an lvalue but not a writable one. */
+BEGIN
+{
+	`max_pfn++;
+}
