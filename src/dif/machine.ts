@@ -395,12 +395,15 @@ export class DifMachine {
 
   // ----- running
 
-  run(difo: Difo, ctx: ProbeContext = {}): RunResult {
+  /** Run one DIF object; scratch starts empty unless `keepScratch` (a clause's later actions). */
+  run(difo: Difo, ctx: ProbeContext = {}, keepScratch = false): RunResult {
     const problems = validateDifo(difo);
     if (problems.length) throw new DifLoadError(problems);
     this.ctx = ctx;
-    this.scratchPtr = 0;
-    this.scratch.bytes.fill(0);
+    if (!keepScratch) {
+      this.scratchPtr = 0;
+      this.scratch.bytes.fill(0);
+    }
     if (this.probeRegion) this.memory.unmap(this.probeRegion);
     this.probeRegion = undefined;
     const strtab = this.strtabRegion(difo);
@@ -571,17 +574,20 @@ export class DifMachine {
    */
   runClause(ecb: EcbDescription, ctx: ProbeContext = {}): ClauseResult {
     const out: ClauseResult = { fired: false, actions: ecb.actions.map(() => undefined) };
+    this.scratchPtr = 0;
+    this.scratch.bytes.fill(0);
     try {
-      if (ecb.predicate && this.run(ecb.predicate, ctx).value === 0n) return out;
+      if (ecb.predicate && this.run(ecb.predicate, ctx, true).value === 0n) return out;
     } catch (e) {
       if (e instanceof DifFault) return { ...out, fault: { where: 'predicate', fault: e } };
       throw e;
     }
     out.fired = true;
+    // As in DTrace, scratch memory (alloca()) lasts for the whole clause: its actions share it.
     for (const [i, action] of ecb.actions.entries()) {
       if (!action.difo) continue;
       try {
-        out.actions[i] = this.run(action.difo, ctx);
+        out.actions[i] = this.run(action.difo, ctx, true);
       } catch (e) {
         if (e instanceof DifFault) return { ...out, fault: { where: i + 1, fault: e } };
         throw e;

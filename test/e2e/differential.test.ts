@@ -152,6 +152,11 @@ describe.skipIf(skip)(`differential: reference machine vs kernel${skip ? ` (skip
     ['self->n = 5; self->n += 2;', 'self->n * 3', 'd'],
     ['g = "x"; g = strjoin(g, g); g = strjoin(g, g);', 'g', 's'],
     ['c = 10; c <<= 2; c++;', 'c', 'd'],
+    // stores through pointers into alloca()'d scratch memory
+    ['this->p = (uint8_t *)alloca(4); this->p[0] = 65; this->p[1] = 66;', 'stringof(this->p)', 's'],
+    ['this->q = (int32_t *)alloca(8); *this->q = -7; this->q[1] = this->q[0] * 2; this->q[1]++;', 'this->q[1]', 'd'],
+    ['this->x = (uint64_t *)alloca(8); *this->x = 0x1122334455667788; ((uint16_t *)this->x)[1] = 0xffff;', '*this->x', 'd'],
+    ['this->h = (int16_t *)alloca(4); *this->h = 0x18000; *this->h -= 1;', '*this->h', 'd'],
   ];
   test.each(STATE_CASES)('after %s, %s is the same', (setup, x, k) => {
     const text = `BEGIN { ${setup} printf("%${k}\\n", ${x}); }\nBEGIN { exit(0); }\n`;
@@ -169,6 +174,7 @@ describe.skipIf(skip)(`differential: reference machine vs kernel${skip ? ` (skip
     ['i % z', 'divide-by-zero'],
     ['(uint64_t)i / z', 'divide-by-zero'],
     ['*(int *)z', 'invalid address (0x0)'],
+    ['(*(int *)z = 1)', 'invalid address (0x0)'],
   ])('%s faults the same way', (expr, message) => {
     const text = `BEGIN { i = 7; z = 0; }\nBEGIN { printf("%d\\n", (long long)(${expr})); }\nBEGIN { exit(0); }\n`;
     const file = path.join(dir, 'fault.d');

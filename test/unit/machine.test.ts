@@ -1062,3 +1062,35 @@ test('every DIF object the end-to-end corpus compiles to passes the kernel\'s lo
   }
   expect(difos).toBeGreaterThan(100);
 });
+
+describe('stores through pointers, from the code generator', () => {
+  test('byte, half, word and dword stores into alloca()d scratch, read back', () => {
+    expect(fire('BEGIN { this->p = (uint8_t *)alloca(4); this->p[0] = 65; this->p[1] = 0; trace(stringof(this->p)); }'))
+      .toEqual(['A']);
+    expect(fire('BEGIN { this->h = (int16_t *)alloca(4); *this->h = 0x18000; this->h[1] = -3; trace(this->h[0]); trace(this->h[1]); }'))
+      .toEqual([-32768n, -3n]);
+    expect(fire('BEGIN { this->q = (uint32_t *)alloca(8); *this->q = 7; this->q[1] = this->q[0] * 2; trace(this->q[1]); }'))
+      .toEqual([14n]);
+    expect(fire('BEGIN { this->x = (uint64_t *)alloca(8); *this->x = 0x1122334455667788; ((uint8_t *)this->x)[7] = 0xff; trace(*this->x); }'))
+      .toEqual([BigInt.asIntN(64, 0xff22334455667788n)]);
+  });
+
+  test('compound assignment, ++ and -- store and give C values', () => {
+    expect(fire('BEGIN { this->w = (int *)alloca(4); *this->w = 10; *this->w += 5; trace(*this->w); trace((*this->w)++); trace(--*this->w); trace(*this->w); }'))
+      .toEqual([15n, 15n, 15n, 15n]);
+  });
+
+  test('struct members and bit-fields in scratch', () => {
+    const d = 'struct s { char c; int i; unsigned int a : 3, b : 9; }; BEGIN { this->s = (struct s *)alloca(sizeof (struct s)); ' +
+      'this->s->c = 1; this->s->i = -9; this->s->a = 5; this->s->b = 300; this->s->a += 1; trace(this->s->c); trace(this->s->i); trace(this->s->a); trace(this->s->b); }';
+    expect(fire(d)).toEqual([1n, -9n, 6n, 300n]);
+  });
+
+  test('a store outside scratch and variable memory is an invalid address; a misaligned one an invalid alignment', () => {
+    expect(fault(() => fire('BEGIN { z = 0; *(int *)z = 1; }')).message).toBe('invalid address (0x0)');
+    const m = new DifMachine();
+    m.memory.map(0x1000n, new Uint8Array(16), 'kernel');
+    expect(fault(() => fire('BEGIN { this->k = (long *)0x1000; *this->k = 1; }', {}, m)).message).toBe('invalid address (0x1000)');
+    expect(fault(() => fire('BEGIN { this->p = (char *)alloca(8); *(short *)(this->p + 1) = 1; }')).fault).toBe(D.DTRACEFLT_BADALIGN);
+  });
+});
