@@ -608,6 +608,14 @@ describe('subroutines', () => {
     expect(callStr('inet_ntop', [BigInt(AF_INET6), KADDR + 0x100n], m)).toBe('fe80::1');
     expect(callFault('inet_ntop', [99n, KADDR], m)).toBe('illegal operation');
   });
+  cover([subr('json')], 'json selects a member by a dotted path with [index]; NULL when absent', () => {
+    const doc = '{"a":{"b":[1,"two",{"c":true}]},"s":"x\\"y"}';
+    expect(callStr('json', [doc, 'a.b[0]'])).toBe('1');
+    expect(callStr('json', [doc, 'a.b[1]'])).toBe('two');
+    expect(callStr('json', [doc, 'a.b[2].c'])).toBe('true');
+    expect(callStr('json', [doc, 'a.nosuch'])).toBe(null);
+    expect(callStr('json', ['{"a":', 'a'])).toBe(null);
+  });
   cover([subr('alloca'), flt(D.DTRACEFLT_NOSCRATCH)], 'alloca gives scratch; too much is out of scratch space', () => {
     const m = new DifMachine({ scratchSize: 128 });
     const a = callInt('alloca', [16n], m);
@@ -678,7 +686,7 @@ describe('subroutines', () => {
 const NOT_ON_MACHINE = new Set([
   'mutex_owned', 'mutex_owner', 'mutex_type_adaptive', 'mutex_type_spin', 'rw_read_held', 'rw_write_held',
   'rw_iswriter', 'copyout', 'copyoutstr', 'msgdsize', 'msgsize', 'getmajor', 'getminor',
-  'ddi_pathname', 'getf', 'json', 'd_path', 'link_ntop', 'memref', 'memstr', 'sx_shared_held',
+  'ddi_pathname', 'getf', 'd_path', 'link_ntop', 'memref', 'memstr', 'sx_shared_held',
   'sx_exclusive_held', 'sx_isexclusive',
 ]);
 
