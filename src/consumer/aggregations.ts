@@ -189,7 +189,9 @@ export class Aggregations {
   }
 
   private printaJoined(descs: AggregationDescription[], snap: AggregationEntry[], format: string | undefined): string {
-    const tables = descs.map((d) => new Map(this.entries(d, snap).map((e) => [e.raw.toString('hex'), e])));
+    // Entries join by their keys' values: the device may lay the same key out differently in
+    // different aggregations (a bare execname key takes 16 bytes, another string strsize).
+    const tables = descs.map((d) => new Map(this.entries(d, snap).map((e) => [keyIdentity(e.keys), e])));
     const keys = new Map<string, Entry>();
     for (const t of tables) for (const [k, e] of t) if (!keys.has(k)) keys.set(k, e);
     // Order by the aggregation aggsortpos names (the first by default), then by key.
@@ -198,12 +200,12 @@ export class Aggregations {
     const zero = zeroData(descs[pos]);
     const order = sortAggEntries(
       sortDesc,
-      [...keys.entries()].map(([k, e]) => ({ keys: e.keys, data: tables[pos].get(k)?.data ?? zero, raw: Buffer.from(k, 'hex') } as Entry)),
+      [...keys.entries()].map(([k, e]) => ({ keys: e.keys, data: tables[pos].get(k)?.data ?? zero, raw: e.raw, id: k } as Entry & { id: string })),
       this.opts,
-    ) as Entry[];
+    ) as (Entry & { id: string })[];
     let out = format === undefined ? '\n' : '';
     for (const e of order) {
-      const k = e.raw.toString('hex');
+      const k = e.id;
       const values: AggFormatValue[] = descs.map((d, i) => {
         const data = tables[i].get(k)?.data ?? zeroData(d);
         return aggFormatValue(this.descOf(d), data);
@@ -314,4 +316,9 @@ export function printaIds(recs: RecordDescription[], i: number, data: Buffer): {
 
 function intOf(v: ReturnType<typeof decode>): bigint {
   return v.kind === 'int' ? v.value : 0n;
+}
+
+/** A key tuple as a string that is equal for equal values, whatever the keys' byte layout. */
+function keyIdentity(keys: unknown[]): string {
+  return JSON.stringify(keys, (_, v) => (typeof v === 'bigint' ? `${v}n` : v));
 }

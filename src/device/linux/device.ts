@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import * as D from '../../dif/constants.js';
 import { readDof } from '../../dof/reader.js';
-import type { Difo, Program } from '../../dof/program.js';
+import type { ActionDescription, Difo, Program } from '../../dof/program.js';
 import type { Probe } from '../../providers/provider.js';
 import { ProbeRegistry } from '../../providers/registry.js';
 import { eventId } from '../../providers/tracefs.js';
@@ -23,7 +23,7 @@ import { ALU, BPF_MAP_TYPE, BPF_PROG_TYPE, BpfAsm, R0, R1, R8, R9 } from './bpf-
 import { emitGuard, emitTracepointArg, guardsOf } from './tracepoint-args.js';
 import {
   type AggregationMap, type EcbPlan, type MemLayout, ProbeTranslator, TranslateError, isAggregation,
-  roundUp,
+  isBareVariable, roundUp,
 } from './translate.js';
 import { taskFields, taskOffsets } from './kernel-types.js';
 import { planVariables } from './variables.js';
@@ -114,7 +114,8 @@ export class LinuxDevice implements Device {
     });
 
     // Record layouts, per ECB description (the same for every probe it enables).
-    const layouts = program.ecbs.map((ecb, i) => layoutEcb(program, i, strsize));
+    const execnameKeys = execnameKeyPositions(program);
+    const layouts = program.ecbs.map((ecb, i) => layoutEcb(program, i, strsize, execnameKeys));
     const aggDescs = collectAggregations(program, layouts);
 
     // String table: every DIFO's strings and every enabled probe's names.
@@ -659,14 +660,49 @@ interface EcbLayout {
   emits: boolean;
 }
 
+/** The size of a task's comm, execname (TASK_COMM_LEN), its NUL included. */
+const TASK_COMM_LEN = 16;
+
+/** The key actions of the aggregating action at index j: its tuple less the increment. */
+function aggKeyIndexes(acts: ActionDescription[], j: number): number[] {
+  const keys: number[] = [];
+  for (let k = j - acts[j].ntuple; k < j; k++) if (!isAggIncrement(acts, k)) keys.push(k);
+  return keys;
+}
+
+/**
+ * For each aggregation, which key positions hold nothing but execname in every clause that
+ * aggregates into it. execname is at most 16 bytes (the kernel's TASK_COMM_LEN), so such a key
+ * gets a 16-byte slot instead of strsize bytes: the map hashes and compares 16 bytes, not 256,
+ * on every firing. The consumer decodes keys by the layout the device describes.
+ */
+function execnameKeyPositions(program: Program): Map<bigint, boolean[]> {
+  const out = new Map<bigint, boolean[]>();
+  for (const ecb of program.ecbs) {
+    ecb.actions.forEach((act, j) => {
+      if (!isAggregation(act.kind)) return;
+      const here = aggKeyIndexes(ecb.actions, j).map((k) => {
+        const difo = ecb.actions[k].difo;
+        return difo !== null && difo.rtype.kind === D.DIF_TYPE_STRING && isBareVariable(difo, D.DIF_VAR_EXECNAME);
+      });
+      const seen = out.get(act.uarg);
+      out.set(act.uarg, seen ? seen.map((b, p) => b && here[p] === true) : here);
+    });
+  }
+  return out;
+}
+
 /** Lay out one ECB's records, as the kernel does when it enables an ECB. */
-function layoutEcb(program: Program, index: number, strsize: number): EcbLayout {
+function layoutEcb(program: Program, index: number, strsize: number, execnameKeys: Map<bigint, boolean[]>): EcbLayout {
   const acts = program.ecbs[index].actions;
   const records: (RecordDescription | null)[] = acts.map(() => null);
   const keyRecords: (RecordDescription | null)[] = acts.map(() => null);
   const isKey = acts.map(() => false);
+  const execnameKey = acts.map(() => false);
   acts.forEach((a, i) => {
-    if (isAggregation(a.kind)) for (let k = i - a.ntuple; k < i; k++) isKey[k] = true;
+    if (!isAggregation(a.kind)) return;
+    for (let k = i - a.ntuple; k < i; k++) isKey[k] = true;
+    aggKeyIndexes(acts, i).forEach((k, p) => { execnameKey[k] = execnameKeys.get(a.uarg)?.[p] === true; });
   });
   let off = 0;
   let keyOff = 0;
@@ -675,6 +711,7 @@ function layoutEcb(program: Program, index: number, strsize: number): EcbLayout 
     if (isAggIncrement(acts, i)) return; // an aggregating action's operand, not a key
     if (D.isSpeculativeAction(act.kind)) return; // speculate/commit/discard record nothing
     const rec = stackRecord(act.kind, act.arg) ?? recordFor(act.difo, act.kind, strsize, act.format, act.arg, act.uarg);
+    if (execnameKey[i]) rec.size = Math.min(rec.size, TASK_COMM_LEN);
     if (isKey[i]) {
       keyOff = roundUp(keyOff, rec.alignment);
       keyRecords[i] = { ...rec, offset: keyOff };
@@ -708,8 +745,7 @@ function collectAggregations(program: Program, layouts: EcbLayout[]): Aggregatio
   program.ecbs.forEach((ecb, i) => {
     ecb.actions.forEach((act, j) => {
       if (!isAggregation(act.kind) || out.has(act.uarg)) return;
-      const keys: RecordDescription[] = [];
-      for (let k = j - act.ntuple; k < j; k++) if (!isAggIncrement(ecb.actions, k)) keys.push(layouts[i].keyRecords[k]!);
+      const keys = aggKeyIndexes(ecb.actions, j).map((k) => layouts[i].keyRecords[k]!);
       const last = keys[keys.length - 1];
       out.set(act.uarg, {
         id: Number(act.uarg), name: act.aggName ?? '', action: act.kind, arg: act.arg, keys,

@@ -871,7 +871,7 @@ export class ProbeTranslator {
 }
 
 /** Is this DIF object just `ldgs id, %rN; ret %rN`? */
-function isBareVariable(difo: Difo, id: number): boolean {
+export function isBareVariable(difo: Difo, id: number): boolean {
   if (difo.insns.length !== 2) return false;
   const [ld, ret] = difo.insns;
   return ld >>> 24 === D.DIF_OP_LDGS && ((ld >>> 8) & 0xffff) === id && ret >>> 24 === D.DIF_OP_RET && (ret & 0xff) === (ld & 0xff);
