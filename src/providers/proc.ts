@@ -14,12 +14,16 @@
 //   proc:::signal-handle   signal:signal_deliver (raw), in the thread about to run the handler it
 //                          set (not for signals left to their default action or ignored); args[0]
 //                          int the signal, args[1] its struct kernel_siginfo *, args[2] the handler
-// start, lwp-start, exec, exec-failure and signal-clear have no tracepoint here (dtrace(1) NOTES).
+//   proc:::exec            syscalls:sys_enter_execve and sys_enter_execveat, before the new image
+//                          loads; args[0] (string) the path asked for, copied from the caller
+//   proc:::exec-failure    syscalls:sys_exit_execve and sys_exit_execveat when the call returns
+//                          an error; args[0] (int) the errno
+// start, lwp-start and signal-clear have no tracepoint here (dtrace(1) NOTES).
 
 import { loadKernelBtf } from '../btf/btf.js';
-import { attr, type Probe, type ProbeArg, type Provider, type ProviderAttributes } from './provider.js';
+import { attr, type Attach, type Probe, type ProbeArg, type Provider, type ProviderAttributes } from './provider.js';
 import { derivedProbes, rawDerivedProbes, type DerivedProbe, type RawDerivedProbe } from './tracepoint-probe.js';
-import { tracefsRoot } from './tracefs.js';
+import { eventExists, eventFormat, tracefsRoot } from './tracefs.js';
 
 export const STABLE_PROVIDER_ATTRIBUTES: ProviderAttributes = {
   provider: attr('Evolving', 'Evolving', 'ISA'),
@@ -73,12 +77,47 @@ function handlerOffset(): number {
   return loadKernelBtf().memberPath('k_sigaction', 'sa.sa_handler').byteOffset;
 }
 
+/** The system calls that exec a new image; each is a place where exec and exec-failure fire. */
+const EXEC_CALLS = ['execve', 'execveat'];
+
+/**
+ * proc:::exec and exec-failure: one probe each, firing at every exec system call's entry (or
+ * return) tracepoint, with the argument read from where that call's record holds it.
+ */
+function execProbes(root: string): Probe[] {
+  /** Where the 8-byte `field` is in syscalls:`event`'s record; undefined if it is not there. */
+  const offset = (event: string, field: string) => {
+    if (!eventExists('syscalls', event, root)) return undefined;
+    const f = eventFormat('syscalls', event, root).fields.find((x) => x.name === field && !x.common);
+    return f?.size === 8 ? f.offset : undefined;
+  };
+  const calls = EXEC_CALLS.map((c) => ({ c, path: offset(`sys_enter_${c}`, 'filename'), ret: offset(`sys_exit_${c}`, 'ret') }))
+    .filter((x): x is { c: string; path: number; ret: number } => x.path !== undefined && x.ret !== undefined);
+  const probe = (name: string, sites: { attach: Attach; args: ProbeArg[] }[], guard?: Probe['guard']): Probe => ({
+    id: 0, provider: 'proc', module: 'vmlinux', func: '', name, attach: sites[0].attach, args: sites[0].args,
+    ...(guard ? { guard } : {}), ...(sites.length > 1 ? { sites: sites.slice(1) } : {}),
+  });
+  const at = (event: string): Attach => ({ kind: 'tracepoint', group: 'syscalls', event });
+  if (calls.length === 0) return [];
+  return [
+    probe('exec', calls.map(({ c, path }) => ({
+      attach: at(`sys_enter_${c}`),
+      args: [{ index: 0, type: 'string', from: { kind: 'userString', offset: path } }],
+    }))),
+    // An exec returns only on failure (-errno); a successful one returns 0 in the new image.
+    probe('exec-failure', calls.map(({ c, ret }) => ({
+      attach: at(`sys_exit_${c}`),
+      args: [{ index: 0, type: 'int', from: { kind: 'negated', offset: ret } }],
+    })), [{ arg: 0 }]),
+  ];
+}
+
 export class ProcProvider implements Provider {
   readonly name = 'proc';
   readonly attributes = STABLE_PROVIDER_ATTRIBUTES;
   constructor(private readonly root?: string) {}
   list(): Probe[] {
     const root = this.root ?? tracefsRoot();
-    return [...derivedProbes('proc', PROBES, root), ...rawDerivedProbes('proc', RAW_PROBES, root)];
+    return [...derivedProbes('proc', PROBES, root), ...rawDerivedProbes('proc', RAW_PROBES, root), ...execProbes(root)];
   }
 }

@@ -66,6 +66,14 @@ export type ArgSource =
   | { kind: 'register'; reg: string; size: 1 | 2 | 4 | 8; signed: boolean }
   /** `size` bytes of user memory at register + disp (SDT arguments such as 8@-16(%rbp)). */
   | { kind: 'memory'; reg: string; disp: number; size: 1 | 2 | 4 | 8; signed: boolean }
+  /**
+   * The user-space string a record field (a u64 at `offset`) points to, copied into kernel memory
+   * of its own (strsize bytes at most, empty if unreadable) that lasts the whole firing; the value
+   * is the copy's address (proc:::exec's path).
+   */
+  | { kind: 'userString'; offset: number }
+  /** Minus the s64 record field at `offset`: a system call's error return as an errno. */
+  | { kind: 'negated'; offset: number }
   /** A raw tracepoint's argument `index` (a u64 of the context; __data not counted). */
   | { kind: 'raw'; index: number }
   /** The u64 at `offset` in the kernel object a raw tracepoint argument points to (0 if unreadable). */

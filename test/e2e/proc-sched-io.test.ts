@@ -186,3 +186,65 @@ int main(void) {
     });
   });
 });
+
+describe.skipIf(skip)(`proc:::exec and exec-failure${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'dtrace-exec-'));
+  });
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const clauses = (who: string) => `
+    proc:::exec /${who}/ { printf("exec %d %s %s\\n", pid, execname, args[0]); }
+    proc:::exec-success /${who}/ { printf("success %d %s\\n", pid, execname); }
+    proc:::exec-failure /${who}/ { printf("failure %d %d %s\\n", pid, args[0], execname); }`;
+
+  test('dtrace -lv types exec args[0] as string and exec-failure args[0] as int', () => {
+    const r = dtrace(['-lv', '-n', 'proc:::exec', '-n', 'proc:::exec-failure']);
+    expect(r.status, r.stderr).toBe(0);
+    expect([...r.stdout.matchAll(/ (exec\S*)$|^\s+args\[(\d+)\]: (.*)$/gm)].map((m) => m[1] ?? `${m[2]} ${m[3]}`))
+      .toEqual(['exec', '0 string', 'exec-failure', '0 int']);
+  });
+
+  test('exec names the path before the image loads; exec-success or exec-failure (ENOENT) follows', () => {
+    const sh = script('exec.sh', '#!/bin/sh\n/bin/true\n/nonexistent/prog\nexit 0\n');
+    const r = dtrace(['-qn', clauses('ppid == $target'), '-c', sh]);
+    expect(r.status, r.stderr).toBe(0);
+    // Each CPU's records come in their own order: sorted by path.
+    const execs = lines(r.stdout, 'exec').sort((x, y) => x[2].localeCompare(y[2]));
+    // In the forked shells, before the new image: execname is still the script's.
+    expect(execs.map(([, name, file]) => [name, file])).toEqual([['exec.sh', '/bin/true'], ['exec.sh', '/nonexistent/prog']]);
+    const [ok, missing] = execs.map(([p]) => p);
+    expect(ok).not.toBe(missing);
+    expect(lines(r.stdout, 'success')).toEqual([[ok, 'true']]);
+    expect(lines(r.stdout, 'failure')).toEqual([[missing, '2', 'exec.sh']]);
+  });
+
+  test('execveat fires them too, with the path as given', () => {
+    const src = path.join(dir, 'at.c'), prog = path.join(dir, 'at');
+    writeFileSync(src, `#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+int main(void) {
+  // The paths on the stack, in memory already present: a BPF program cannot fault a page in.
+  char missing[] = "no-such-file", found[] = "/bin/true";
+  char *argv[] = { "true", NULL }, *envp[] = { NULL };
+  if (syscall(SYS_execveat, AT_FDCWD, missing, argv, envp, 0) == -1) perror("execveat");
+  syscall(SYS_execveat, AT_FDCWD, found, argv, envp, 0);
+  return 1;
+}
+`);
+    const cc = spawnSync('gcc', ['-O0', '-o', prog, src], { encoding: 'utf8' });
+    expect(cc.status, cc.stderr).toBe(0);
+    const r = dtrace(['-qn', clauses('pid == $target'), '-c', prog]);
+    expect(r.status, r.stderr).toBe(0);
+    const target = lines(r.stdout, 'failure')[0]?.[0];
+    expect(lines(r.stdout, 'exec').filter(([, name]) => name === 'at').sort((x, y) => x[2].localeCompare(y[2])))
+      .toEqual([[target, 'at', '/bin/true'], [target, 'at', 'no-such-file']]);
+    expect(lines(r.stdout, 'failure')).toEqual([[target, '2', 'at']]);
+    expect(lines(r.stdout, 'success')).toContainEqual([target, 'true']);
+  });
+});

@@ -20,7 +20,7 @@ import type {
 } from '../device.js';
 import { RECORD_HEADER_SIZE } from '../device.js';
 import { ALU, BPF_MAP_TYPE, BPF_PROG_TYPE, BpfAsm, R0, R1, R8, R9 } from './bpf-asm.js';
-import { emitGuard, emitTracepointArg, guardsOf } from './tracepoint-args.js';
+import { type ArgMem, emitGuard, emitTracepointArg, guardsOf } from './tracepoint-args.js';
 import {
   type AggregationMap, type EcbPlan, type MemLayout, ProbeTranslator, TranslateError, isAggregation,
   isBareVariable, roundUp,
@@ -610,7 +610,7 @@ function argLoader(probe: Probe) {
     for (const arg of probe.args) {
       const src = arg.from;
       if (arg.index > 9) continue;
-      if (emitTracepointArg(a, src, mem.args + 8 * arg.index)) continue;
+      if (emitTracepointArg(a, src, mem.args + 8 * arg.index, mem)) continue;
       if (src.kind === 'field') {
         const size = src.size as 1 | 2 | 4 | 8;
         a.ldx(size, R0, R9, src.offset);
@@ -635,7 +635,7 @@ function argLoader(probe: Probe) {
   };
 }
 
-function memLayout(strsize: number, maxData: number, maxKey: number, probeInfoWords: number): MemLayout {
+function memLayout(strsize: number, maxData: number, maxKey: number, probeInfoWords: number): ArgMem {
   let off = 0;
   const take = (n: number) => { const at = off; off += roundUp(n, 8); return at; };
   const self = take(8), strtabBase = take(8), globalsBase = take(8), cpuinfo = take(8);
@@ -650,7 +650,8 @@ function memLayout(strsize: number, maxData: number, maxKey: number, probeInfoWo
   const probeInfo = take(4 * probeInfoWords);
   const errorArea = take(ERROR_AREA_SIZE);
   const strtok = take(8), task = take(8), stack = take(8 * STACK_DEPTH_FRAMES);
-  return { errorArea, strtok, task, stack, probeInfo, self, strtabBase, globalsBase, args, cpuinfo, tuple, cmpA, cmpB, key, keyMax: maxKey, aggIncr, buf, bufMax, scratch, scratchMax, size: off };
+  const argString = { offset: take(strsize), size: strsize };
+  return { argString, errorArea, strtok, task, stack, probeInfo, self, strtabBase, globalsBase, args, cpuinfo, tuple, cmpA, cmpB, key, keyMax: maxKey, aggIncr, buf, bufMax, scratch, scratchMax, size: off };
 }
 
 interface EcbLayout {

@@ -4,6 +4,10 @@
 
 import type { ArgSource, Guard, Probe } from '../../providers/provider.js';
 import { ALU, BpfAsm, FP, HELPER, JMP, R0, R1, R2, R3, R8, R9 } from './bpf-asm.js';
+import type { MemLayout } from './translate.js';
+
+/** The prologue's memory, with strsize bytes where a user-string argument is copied. */
+export type ArgMem = MemLayout & { argString?: { offset: number; size: number } };
 
 /** The guard's conditions on the context (before the arguments load) or on argN (after). */
 export function guardsOf(probe: Probe, onArgs: boolean): Guard[] {
@@ -30,8 +34,24 @@ export function emitGuard(a: BpfAsm, guards: Guard[], argsAt: number): void {
  * Store the value of `src` at mem offset `slot`, for the argument kinds handled here; false for
  * the others.
  */
-export function emitTracepointArg(a: BpfAsm, src: ArgSource, slot: number): boolean {
+export function emitTracepointArg(a: BpfAsm, src: ArgSource, slot: number, mem: ArgMem): boolean {
   switch (src.kind) {
+    case 'userString': {
+      // Strings are read from kernel addresses, so the user string is copied into this CPU's
+      // memory first (zeroed by the helper if unreadable); the value is the copy's address.
+      const at = mem.argString;
+      if (!at) throw new Error('no memory set aside for a user string argument');
+      a.ldx(8, R3, R9, src.offset);
+      a.mov(R1, R8), a.aluImm(ALU.ADD, R1, at.offset), a.movImm(R2, at.size);
+      a.call(HELPER.probe_read_user_str);
+      a.ldx(8, R0, R8, mem.self), a.aluImm(ALU.ADD, R0, at.offset);
+      a.stx(8, R8, slot, R0);
+      return true;
+    }
+    case 'negated':
+      a.ldx(8, R0, R9, src.offset), a.aluImm(ALU.NEG, R0, 0);
+      a.stx(8, R8, slot, R0);
+      return true;
     case 'fieldAddress':
     case 'dataLoc':
       // The record's address as a scalar (DIF values are plain numbers): stored to map memory and
