@@ -177,7 +177,10 @@ int main(void) {
       const dev = String((7 << 20) | minor);
       const expected = (probe: string, rw: string) => [40, 48, 56].map((blk) =>
         [probe, rw, '4096', String(blk), '7', String(minor), name, `/dev/${name}`, dev, '<none>']);
-      const got = [...lines(w.stdout, 'start').map((l) => ['start', ...l]), ...lines(w.stdout, 'done').map((l) => ['done', ...l])];
+      // dd's three writes may be issued from either CPU, whose buffers are read one after the
+      // other: order each probe's lines by block.
+      const byBlock = (ls: string[][]) => ls.sort((x, y) => Number(x[2]) - Number(y[2]));
+      const got = [...byBlock(lines(w.stdout, 'start')).map((l) => ['start', ...l]), ...byBlock(lines(w.stdout, 'done')).map((l) => ['done', ...l])];
       expect(got).toEqual([...expected('start', 'W'), ...expected('done', 'W')]);
       const rd = dtrace(['-qn', clause, '-c', `dd if=${loop} of=/dev/null bs=8192 count=1 skip=2 iflag=direct status=none`]);
       expect(rd.status, rd.stderr).toBe(0);
