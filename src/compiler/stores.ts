@@ -8,11 +8,11 @@
 // variable memory (dtrace_canstore), else it faults with an invalid address.
 
 import * as D from '../dif/constants.js';
-import { encodeLoad, encodeR, encodeStore } from '../dif/builder.js';
+import { encodeCopys, encodeLoad, encodeR, encodeStore } from '../dif/builder.js';
 import type * as A from './ast.js';
 import { type DifoGen, type Val, err } from './codegen.js';
 import { type Place, assignable, isPointerIndex, memoryPlace, updateStep } from './typed-expr.js';
-import { isByRef, isScalar, typeName, type DType } from './types.js';
+import { difType, isByRef, isScalar, typeName, type DType } from './types.js';
 
 const STORES: Record<number, number> = { 1: D.DIF_OP_STB, 2: D.DIF_OP_STH, 4: D.DIF_OP_STW, 8: D.DIF_OP_STX };
 
@@ -63,9 +63,34 @@ function storeSize(t: DType): number | undefined {
   return undefined;
 }
 
-/** Emit the store of `reg` into place p (consumed), as dt_cg_store does. */
-function store(g: DifoGen, p: Place, reg: number, at: A.Expression): void {
+/**
+ * The bytes COPYS copies into a struct, union or string place: as dt_cg_store, the size of the
+ * source's type -- a struct's or array's size, strsize for a string, a string constant's length
+ * and NUL.
+ */
+function copySize(g: DifoGen, t: DType, v: Val, src: A.Expression | undefined): number | undefined {
+  if (t.kind !== 'struct' && t.kind !== 'string') return undefined;
+  if (src?.kind === 'StringLiteral') {
+    const nul = src.bytes.indexOf(0);
+    return (nul < 0 ? src.bytes.length : nul) + 1;
+  }
+  return difType(v.type, g.opts.strsize).size;
+}
+
+/** Emit the store of v into place p (consumed), as dt_cg_store does. */
+function store(g: DifoGen, p: Place, v: Val, at: A.Expression, src?: A.Expression): void {
+  const reg = v.reg;
   if (p.bits) return storeBitfield(g, p, reg, at);
+  const copy = copySize(g, p.type, v, src);
+  if (copy !== undefined) {
+    // Structs, unions and strings are passed by reference: copy the bytes at reg to the place.
+    const n = g.alloc(at);
+    g.b.setx(BigInt(copy), n);
+    g.b.emit(encodeCopys(reg, n, p.reg));
+    g.release(n);
+    g.release(p.reg);
+    return;
+  }
   const size = storeSize(p.type);
   if (size === undefined || isByRef(p.type)) {
     g.release(p.reg);
@@ -117,7 +142,7 @@ export function storeAssignment(g: DifoGen, e: A.Assignment): Val {
     throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(p.type)}" = "${typeName(v.type)}"`, e);
   }
   const type = p.type;
-  store(g, p, v.reg, e);
+  store(g, p, v, e, e.op === '=' ? e.value : undefined);
   return { reg: v.reg, type };
 }
 
@@ -135,7 +160,7 @@ export function storeUpdate(g: DifoGen, e: A.Update): Val {
   g.b.emit(encodeR(e.op === '++' ? D.DIF_OP_ADD : D.DIF_OP_SUB, old.reg, one, nv));
   g.release(one);
   const p = lvaluePlace(g, e.operand, e.op, e);
-  store(g, p, nv, e);
+  store(g, p, { reg: nv, type: old.type }, e);
   if (e.prefix) {
     g.release(old.reg);
     return { reg: nv, type: old.type };

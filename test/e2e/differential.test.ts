@@ -157,6 +157,11 @@ describe.skipIf(skip)(`differential: reference machine vs kernel${skip ? ` (skip
     ['this->q = (int32_t *)alloca(8); *this->q = -7; this->q[1] = this->q[0] * 2; this->q[1]++;', 'this->q[1]', 'd'],
     ['this->x = (uint64_t *)alloca(8); *this->x = 0x1122334455667788; ((uint16_t *)this->x)[1] = 0xffff;', '*this->x', 'd'],
     ['this->h = (int16_t *)alloca(4); *this->h = 0x18000; *this->h -= 1;', '*this->h', 'd'],
+    // struct and string assignment through pointers (COPYS)
+    ['this->a = (struct timespec64 *)alloca(32); this->a->tv_sec = 5; this->a->tv_nsec = -3; this->a[1] = *this->a; this->a[1].tv_sec++;',
+      'this->a[1].tv_sec * 10 + this->a[1].tv_nsec', 'd'],
+    ['this->s = (string *)alloca(256); *this->s = "abcdef"; *this->s = "xy";', 'strjoin(*this->s, (char *)this->s + 3)', 's'],
+    ['this->s = (string *)alloca(256); *this->s = strjoin("a", "b");', 'strjoin(*this->s, *this->s)', 's'],
   ];
   test.each(STATE_CASES)('after %s, %s is the same', (setup, x, k) => {
     const text = `BEGIN { ${setup} printf("%${k}\\n", ${x}); }\nBEGIN { exit(0); }\n`;

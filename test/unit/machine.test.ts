@@ -1094,3 +1094,25 @@ describe('stores through pointers, from the code generator', () => {
     expect(fault(() => fire('BEGIN { this->p = (char *)alloca(8); *(short *)(this->p + 1) = 1; }')).fault).toBe(D.DTRACEFLT_BADALIGN);
   });
 });
+
+describe('struct and string assignment through pointers (COPYS), from the code generator', () => {
+  test('a struct is copied whole', () => {
+    const d = 'struct pt { int x; int y; }; BEGIN { this->a = (struct pt *)alloca(sizeof (struct pt)); ' +
+      'this->b = (struct pt *)alloca(sizeof (struct pt)); this->a->x = 1; this->a->y = -2; *this->b = *this->a; ' +
+      'this->a->x = 9; trace(this->b->x); trace(this->b->y); trace(this->a->x); }';
+    expect(fire(d)).toEqual([1n, -2n, 9n]);
+  });
+
+  test('a string constant copies its length and NUL; other strings copy strsize bytes', () => {
+    const d = 'struct s { string name; }; BEGIN { this->s = (struct s *)alloca(sizeof (struct s)); ' +
+      'this->s->name = "abcdef"; this->s->name = "x"; trace(this->s->name); trace(((char *)this->s)[2]); ' +
+      'this->s->name = execname; trace(this->s->name); trace(((char *)this->s)[5]); }';
+    expect(fire(d, { execname: 'sh' })).toEqual(['x', 99n, 'sh', 0n]);
+  });
+
+  test('the target must be writable; the source is read as a load is', () => {
+    const d = 'struct pt { int x; int y; }; BEGIN { z = 0; this->a = (struct pt *)alloca(8); ';
+    expect(fault(() => fire(d + '*(struct pt *)z = *this->a; }')).message).toBe('invalid address (0x0)');
+    expect(fault(() => fire(d + '*this->a = *(struct pt *)0x2000; }')).message).toBe('invalid address (0x2000)');
+  });
+});

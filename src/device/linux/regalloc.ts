@@ -25,6 +25,7 @@ const READS_R1 = new Set([
   D.DIF_OP_CMP, D.DIF_OP_SCMP, D.DIF_OP_NOT, D.DIF_OP_MOV, D.DIF_OP_TST,
   D.DIF_OP_LDSB, D.DIF_OP_LDSH, D.DIF_OP_LDSW, D.DIF_OP_LDUB, D.DIF_OP_LDUH, D.DIF_OP_LDUW, D.DIF_OP_LDX,
   D.DIF_OP_STB, D.DIF_OP_STH, D.DIF_OP_STW, D.DIF_OP_STX, // the value (rd holds the address)
+  D.DIF_OP_COPYS, // the source (r2 is the size, a constant to the bridge)
 ]);
 const READS_R2 = new Set([
   D.DIF_OP_OR, D.DIF_OP_XOR, D.DIF_OP_AND, D.DIF_OP_SLL, D.DIF_OP_SRL, D.DIF_OP_SRA, D.DIF_OP_SUB,

@@ -528,6 +528,39 @@ export class ProbeTranslator {
         a.stx(size, R1, mem.scratch, R3);
         return;
       }
+      if (op === D.DIF_OP_COPYS) {
+        // Copy r2 bytes from r1 to rd: rd checked as the stores check it (dtrace_canstore), the
+        // source read with bpf_probe_read_kernel, a failed read an invalid address. The verifier
+        // needs the size as a constant: the SETX the compiler puts just before.
+        const size = constantAt(difo, pc, r2, labels);
+        if (size === undefined) throw new TranslateError(`copys at DIF offset ${pc * 4}: the size must be a constant`, this.ecbIndex, this.actionIndex);
+        get(R2, rd);
+        if (size > BigInt(mem.scratchMax)) {
+          // Never fits: always a fault, behind a branch never taken (r8 is never NULL) so the
+          // code after it stays reachable for the verifier.
+          const after = a.label('copys.after');
+          a.jmpImm(JMP.JEQ, R8, 0, after);
+          fault(D.DTRACEFLT_BADADDR, R2);
+          a.place(after);
+          return;
+        }
+        a.ldx(8, R1, R8, mem.self), a.aluImm(ALU.ADD, R1, mem.scratch);
+        a.mov(R4, R2), a.alu(ALU.SUB, R4, R1);
+        const inside = a.label('copys.inside'), ok = a.label('copys.ok');
+        a.jmpImm(JMP.JLE, R4, mem.scratchMax - Number(size), inside);
+        fault(D.DTRACEFLT_BADADDR, R2);
+        a.place(inside);
+        if (size === 0n) return;
+        a.mov(R1, R8), a.alu(ALU.ADD, R1, R4), a.aluImm(ALU.ADD, R1, mem.scratch);
+        a.movImm(R2, Number(size));
+        get(R3, r1);
+        a.call(HELPER.probe_read_kernel);
+        a.jmpImm(JMP.JEQ, R0, 0, ok);
+        get(R1, r1);
+        fault(D.DTRACEFLT_BADADDR, R1);
+        a.place(ok);
+        return;
+      }
       switch (op) {
         case D.DIF_OP_SDIV: case D.DIF_OP_UDIV: case D.DIF_OP_SREM: case D.DIF_OP_UREM: {
           get(R1, r1), get(R2, r2);
@@ -868,6 +901,21 @@ export class ProbeTranslator {
     a.ldMapValue(R1, env.globalsFd, g.offset);
     a.stx(g.size as Size, R1, 0, R2);
   }
+}
+
+/**
+ * The constant DIF register r holds at pc: the value of the SETX that last wrote it, found by
+ * walking back within the straight-line code before pc (no jump target, branch or other write
+ * of r in between); undefined when that is not so.
+ */
+function constantAt(difo: Difo, pc: number, r: number, targets: Map<number, unknown>): bigint | undefined {
+  for (let i = pc - 1; i >= 0 && !targets.has(i + 1); i--) {
+    const ins = difo.insns[i]!, op = (ins >>> 24) & 0xff;
+    if (BRANCH[op] !== undefined || op === D.DIF_OP_BA) return undefined;
+    if ((ins & 0xff) !== r) continue;
+    return op === D.DIF_OP_SETX ? difo.inttab[(ins >>> 8) & 0xffff] : undefined;
+  }
+  return undefined;
 }
 
 /** Is this DIF object just `ldgs id, %rN; ret %rN`? */
