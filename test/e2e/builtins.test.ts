@@ -2,11 +2,10 @@
 // uregs[] and regs[] -- against a workload built here (test/e2e/progs/builtins-prog.c:
 // main -> outer -> inner(8484) -> my_getppid, which makes the getppid system call itself).
 import { beforeAll, describe, expect, test } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ROOT, dtrace, kernelUnavailable } from '../helpers/run.js';
+import { ROOT, dtrace, gcc, kernelUnavailable } from '../helpers/run.js';
 
 const skip = kernelUnavailable();
 let prog = '';
@@ -20,8 +19,7 @@ describe.skipIf(skip)(`stack and register built-ins${skip ? ` (skipped: ${skip})
   beforeAll(() => {
     const work = mkdtempSync(path.join(tmpdir(), 'dtrace-builtins-'));
     prog = path.join(work, 'builtinsprog');
-    const r = spawnSync('gcc', ['-O0', '-g', '-fno-omit-frame-pointer', '-o', prog, path.join(ROOT, 'test/e2e/progs/builtins-prog.c')], { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`gcc failed: ${r.stderr}`);
+    gcc(path.join(ROOT, 'test/e2e/progs/builtins-prog.c'), prog, ['-fno-omit-frame-pointer']);
   });
 
   test('ucaller is in the function that called my_getppid; uregs[R_PC] is in my_getppid; ustackdepth counts the frames', () => {

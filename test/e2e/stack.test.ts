@@ -1,11 +1,10 @@
 // Stacks and symbols on the real kernel: kernel stacks from a scheduler tracepoint, user stacks of
 // a program built here (test/e2e/progs/stack-prog.c), and the symbol actions on profile samples.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ROOT, dtrace, kernelUnavailable } from '../helpers/run.js';
+import { ROOT, dtrace, gcc, kernelUnavailable } from '../helpers/run.js';
 
 const skip = kernelUnavailable();
 let prog = '';
@@ -29,8 +28,7 @@ describe.skipIf(skip)(`stacks and symbols${skip ? ` (skipped: ${skip})` : ''}`, 
   beforeAll(() => {
     const work = mkdtempSync(path.join(tmpdir(), 'dtrace-stack-'));
     prog = path.join(work, 'stackprog');
-    const r = spawnSync('gcc', ['-O0', '-g', '-fno-omit-frame-pointer', '-o', prog, path.join(ROOT, 'test/e2e/progs/stack-prog.c')], { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`gcc failed: ${r.stderr}`);
+    gcc(path.join(ROOT, 'test/e2e/progs/stack-prog.c'), prog, ['-fno-omit-frame-pointer']);
   });
 
   test('@[ustack()] of a program\'s getppid calls shows the calling function and main, counted', () => {

@@ -52,8 +52,9 @@ export function kernelUnavailable(): string | null {
   return null;
 }
 
-export function gcc(src: string, out: string): void {
-  const r = spawnSync('gcc', ['-O0', '-g', '-o', out, src], { encoding: 'utf8' });
+/** Build a test program (-O0 -g, plus `flags`), failing the test with gcc's message. */
+export function gcc(src: string, out: string, flags: string[] = []): void {
+  const r = spawnSync('gcc', ['-O0', '-g', ...flags, '-o', out, src], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`gcc failed: ${r.stderr}`);
 }
 
