@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { dtrace, kernelUnavailable } from '../helpers/run.js';
+import { dtrace, gcc, kernelUnavailable } from '../helpers/run.js';
 
 const skip = kernelUnavailable();
 let dir = '';
@@ -100,8 +100,7 @@ int main(void) {
   return 0;
 }
 `);
-    const cc = spawnSync('gcc', ['-O0', '-pthread', '-o', prog, src], { encoding: 'utf8' });
-    expect(cc.status, cc.stderr).toBe(0);
+    gcc(src, prog, ['-pthread']);
     const r = dtrace(['-qn', `
       proc:::create /pid == $target/ { printf("create %d %d\\n", args[0]->pr_pid, args[0]->pr_ppid); }
       proc:::lwp-create /pid == $target/ { printf("lwp-create %d %d %d\\n", args[1]->pr_pid, args[0]->pr_lwpid != pid, args[0]->pr_lwpid); }
@@ -240,8 +239,7 @@ int main(void) {
   return 1;
 }
 `);
-    const cc = spawnSync('gcc', ['-O0', '-o', prog, src], { encoding: 'utf8' });
-    expect(cc.status, cc.stderr).toBe(0);
+    gcc(src, prog);
     const r = dtrace(['-qn', clauses('pid == $target'), '-c', prog]);
     expect(r.status, r.stderr).toBe(0);
     const target = lines(r.stdout, 'failure')[0]?.[0];
