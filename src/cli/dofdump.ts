@@ -16,7 +16,7 @@ import { formatCompileError } from '../compiler/errors.js';
 import { writeDof } from '../dof/writer.js';
 import { dumpDof } from '../dof/dump.js';
 import { probeRegistry } from '../providers/registry.js';
-import { isSet, OptionError, parseOptionValue } from './options.js';
+import { isSet, OptionError, parseOptionValue } from '../options.js';
 import { parseArgs, UsageError } from './args.js';
 import { CppError, preprocess } from './cpp.js';
 

@@ -12,7 +12,7 @@ import { disassembleProgram } from '../dif/disasm.js';
 import { LinuxDevice, DeviceError } from '../device/linux/device.js';
 import { probeRegistry } from '../providers/registry.js';
 import { listProbes, type ListSpec } from '../providers/listing.js';
-import { CUMULATIVE, isSet, OptionError, parseOptionValue, tracedCpu } from './options.js';
+import { CUMULATIVE, isSet, OptionError, parseOptionValue, tracedCpu } from '../options.js';
 import { parseArgs, UsageError, type ParsedArgs } from './args.js';
 import { ProcessError, ProcessSet } from './process.js';
 import { CppError, preprocess } from './cpp.js';

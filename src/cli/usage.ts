@@ -50,4 +50,4 @@ export const USAGE = `Usage: dtrace [-aACeFGhHlOqSvVwZ] [-b bufsz] [-c cmd] [-D 
 `;
 
 /** The D API version line (-V). */
-export const API_VERSION = 'Sun D 1.13';
+export { API_VERSION } from '../version.js';

@@ -20,7 +20,7 @@ import {
 } from './stability.js';
 import type { ProbeDescription, Program } from '../dof/program.js';
 import type { ProbeRegistry } from '../providers/registry.js';
-import { isSet, parseOptionValue, OptionError } from '../cli/options.js';
+import { isSet, parseOptionValue, OptionError } from '../options.js';
 
 export type SourceKind = 'n' | 'P' | 'm' | 'f' | 'i' | 's';
 

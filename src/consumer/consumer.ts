@@ -19,7 +19,7 @@ import { configureStacks, formatSymbolicRecord, isSymbolicAction, printfSymbols 
 import { JsonOutput, parseOformat } from './oformat.js';
 import { TemporalOrder, type TimedRecord } from './temporal.js';
 import { isSetoptRecord, setoptArgs, setoptError } from './setopt.js';
-import { OptionError, setOptionWhileTracing } from '../cli/options.js';
+import { OptionError, setOptionWhileTracing } from '../options.js';
 
 export interface ConsumerOptions {
   quiet: boolean;

@@ -37,7 +37,7 @@ export interface OutputFormat {
   pretty: boolean;
 }
 
-/** A -x oformat value (validated with the other options, cli/options.ts): `text`, `none`, `json[,pretty]`. */
+/** A -x oformat value (validated with the other options, src/options.ts): `text`, `none`, `json[,pretty]`. */
 export function parseOformat(value: string | undefined): OutputFormat {
   const [style, ...mods] = (value ?? 'text').split(',');
   return { format: style === 'json' ? 'json' : 'text', pretty: mods.includes('pretty') };

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DTRACE, ROOT, dtrace, dtraceAsync, gcc, kernelUnavailable } from '../helpers/run.js';
 import { USAGE } from '../../src/cli/usage.js';
-import { OptionError, isKnownOption, optionNames, parseOptionValue } from '../../src/cli/options.js';
+import { OptionError, isKnownOption, optionNames, parseOptionValue } from '../../src/options.js';
 import { parseArgs } from '../../src/cli/args.js';
 import { commandWords } from '../../src/cli/process.js';
 

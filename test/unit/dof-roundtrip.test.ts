@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { compile, SourceError, type Source } from '../../src/compiler/compile.js';
 import { parseArgs } from '../../src/cli/args.js';
-import { parseOptionValue, isSet } from '../../src/cli/options.js';
+import { parseOptionValue, isSet } from '../../src/options.js';
 import { preprocess } from '../../src/cli/cpp.js';
 import { probeRegistry } from '../../src/providers/registry.js';
 import { writeDof } from '../../src/dof/writer.js';

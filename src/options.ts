@@ -5,7 +5,7 @@
 // nanoseconds, booleans as "set" or "unset" (use isSet()).
 
 import { readFileSync } from 'node:fs';
-import { API_VERSION } from './usage.js';
+import { API_VERSION } from './version.js';
 
 /** A rejected option. The message is dtrace(1)'s `failed to set -x NAME: REASON`. */
 export class OptionError extends Error {
