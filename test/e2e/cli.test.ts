@@ -311,6 +311,15 @@ describe.skipIf(skip)(`on the kernel${skip ? ` (skipped: ${skip})` : ''}`, () =>
     expect(desc.stderr).toBe("dtrace: invalid probe specifier BEGIN { exit(0); }: extraneous argument 'unused' ($1 is not referenced)\n");
   });
 
+  test('process macro variables are those of the dtrace process', () => {
+    // dtrace is our child: same session and process group, and we are its parent.
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const r = dtrace(['-qn', 'BEGIN { printf("%d %d %d %d %d\\n", $ppid, $pgid, $sid, $uid, $gid); exit(0); }']);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(`${process.pid} ${f[2]} ${f[3]} ${process.getuid!()} ${process.getgid!()}\n\n`);
+  });
+
   test('-o appends the trace output to a file', () => {
     const out = path.join(work, 'out.txt');
     for (const word of ['one', 'two']) {
