@@ -51,6 +51,7 @@ const D_TYPEDEFS: Record<string, DType> = {
   u_longlong_t: intType(8, false, 'u_longlong_t'), id_t: intType(4, true, 'id_t'),
   pid_t: intType(4, true, 'pid_t'), uid_t: intType(4, false, 'uid_t'), gid_t: intType(4, false, 'gid_t'),
   processorid_t: intType(4, true, 'processorid_t'), hrtime_t: intType(8, true, 'hrtime_t'),
+  pri_t: intType(2, true, 'pri_t'),
 };
 
 export const SIZE_T = D_TYPEDEFS.size_t;

@@ -78,6 +78,12 @@ export type ArgSource =
   | { kind: 'raw'; index: number }
   /** The u64 at `offset` in the kernel object a raw tracepoint argument points to (0 if unreadable). */
   | { kind: 'rawDeref'; index: number; offset: number }
+  /**
+   * The priority rt_mutex_setprio() gives the task raw argument `task` points to: the int at
+   * `normalPrio` in it, or the int at `prio` in the task raw argument `piTask` points to when that
+   * is smaller (and not NULL).
+   */
+  | { kind: 'piPrio'; task: number; piTask: number; normalPrio: number; prio: number }
   /** A constant (SDT arguments such as 4@$5). */
   | { kind: 'constant'; value: bigint }
   /** The provider does not supply this argument; it reads as 0. */
@@ -149,9 +155,13 @@ export interface Guard {
   offset?: number;
   size?: 1 | 2 | 4 | 8;
   arg?: number;
+  /** The value is read at this offset in the kernel object the u64 at `offset` points to. */
+  deref?: number;
   mask?: number;
   value?: number;
   op?: 'ne' | 'eq' | 'gt';
+  /** Holds when any of these conditions (on the context) holds; the fields above are unused. */
+  any?: Guard[];
 }
 
 /** A probe description's fields; an empty field matches anything. */

@@ -11,17 +11,35 @@
 //                    (src/device/linux/context-task.ts). pid, tid, execname, curthread,
 //                    curpsinfo/curlwpsinfo, ppid, uid, gid, progenyof() and self-> variables are
 //                    the arriving thread's, as in DTrace; no arguments, as in DTrace.
+//   sched:::preempt  sched_switch (raw), in the leaving thread when it stays runnable: preempted
+//                    in the kernel, or its state TASK_RUNNING (a thread the tick found out of
+//                    time switches on its way back to user mode through schedule(), with preempt
+//                    false); not the idle thread. No arguments, as in DTrace. It fires only when
+//                    the thread does leave: a preemption that picks the same thread again shows
+//                    as remain-cpu alone.
+//   sched:::change-pri  sched:sched_pi_setprio (raw), in rt_mutex_setprio(): priority inheritance
+//                    (a PI futex or rt_mutex waiter lending its priority, and its return).
+//                    args[0] lwpsinfo_t *, args[1] psinfo_t * of the thread whose priority changes
+//                    (pr_pri still the old one), args[2] pri_t the new one, in pr_pri's scale.
+//                    nice(2), setpriority(2) and sched_setattr(2) changes have no tracepoint.
+//   sched:::remain-cpu  sched_exit_tp (raw; a BPF-only tracepoint, found in BTF), at the end of
+//                    __schedule() when it kept the running thread (is_switch false).
 // DTrace for Linux fires on-cpu from fbt in finish_task_switch/schedule_tail, inside the arriving
 // thread; this kernel has no kprobes and refuses fentry, so on-cpu fires a little earlier, while
 // the leaving thread still runs. What is read from the running thread rather than from its task
 // is therefore the leaving thread's: stack() and ustack() (bpf_get_stack), user memory (copyin,
 // copyinstr, user loads), and the destructive actions raise(), stop() and copyout. dtrace(1)'s
-// NOTES say so, and which sched probes this kernel has no tracepoint for (enqueue, dequeue, ...).
+// NOTES say so, and which sched probes are not offered: enqueue and dequeue (no tracepoint sees
+// every run-queue insertion and removal; sched_wakeup covers only wake-ups, after the fact),
+// tick (DTrace for Linux uses fbt on scheduler_tick; no tracepoint there, and a profile timer is
+// not the scheduler's tick), surrender (a CPU told by another to reschedule), cpucaps-* and
+// schedctl-* (Solaris features Linux lacks).
 
-import { loadKernelBtf } from '../btf/btf.js';
-import type { Attach, Probe, Provider } from './provider.js';
+import { readFileSync } from 'node:fs';
+import { KERNEL_BTF_DIR, loadKernelBtf } from '../btf/btf.js';
+import type { ArgSource, Attach, Probe, Provider } from './provider.js';
 import { STABLE_PROVIDER_ATTRIBUTES } from './proc.js';
-import { rawDerivedProbes, type RawDerivedProbe } from './tracepoint-probe.js';
+import { rawDerivedProbes, RawTracepointProbe, type RawDerivedProbe } from './tracepoint-probe.js';
 import { eventExists, tracefsRoot } from './tracefs.js';
 
 const TASK = 'struct task_struct *';
@@ -39,6 +57,50 @@ const PROBES: RawDerivedProbe[] = [
     guard: [{ offset: 0, size: 8, op: 'eq' }, { offset: 24, size: 8 }] },
   { name: 'wakeup', group: 'sched', event: 'sched_waking', params: [TASK], args: thread(0) },
 ];
+
+/** Listed after on-cpu, so that the probes above keep their ids. */
+const LATER: RawDerivedProbe[] = [
+  // The leaving thread stays runnable (the opposite of sleep): preempted in the kernel, or its
+  // state TASK_RUNNING (a thread the timer tick found out of time switches at its return to user
+  // mode through schedule(), with preempt false). Not the idle thread (pid 0), whose switching out
+  // is no preemption.
+  { name: 'preempt', group: 'sched', event: 'sched_switch', params: SWITCH, args: [],
+    guard: () => [
+      { any: [{ offset: 0, size: 8 }, { offset: 24, size: 8, op: 'eq' }] },
+      { offset: 8, deref: loadKernelBtf().memberPath('task_struct', 'pid').byteOffset, size: 4 },
+    ] },
+  // sched_pi_setprio(tsk, pi_task), in rt_mutex_setprio: args[2] the priority the task is given,
+  // in pr_pri's scale (task_struct.prio), worked out as the tracepoint's own newprio field is.
+  { name: 'change-pri', group: 'sched', event: 'sched_pi_setprio', params: [TASK, TASK],
+    args: [...thread(0), { type: 'pri_t', param: 0, source: piPrio }] },
+];
+
+/**
+ * Probes on tracepoints the kernel declares for BPF only (DECLARE_TRACE, the `_tp` names): they
+ * have no tracefs event, so the kernel's BTF says whether they exist.
+ */
+const BARE: RawDerivedProbe[] = [
+  // sched_exit_tp(is_switch), on leaving __schedule(): is_switch false when the scheduler picked
+  // the thread that was running, which goes on running.
+  { name: 'remain-cpu', group: 'sched', event: 'sched_exit_tp', params: ['bool'], args: [],
+    guard: [{ offset: 0, size: 8, op: 'eq' }] },
+];
+
+/** change-pri's args[2]: the new priority from sched_pi_setprio's (tsk, pi_task). */
+function piPrio(): ArgSource {
+  const btf = loadKernelBtf();
+  const at = (member: string) => btf.memberPath('task_struct', member).byteOffset;
+  return { kind: 'piPrio', task: 0, piTask: 1, normalPrio: at('normal_prio'), prio: at('prio') };
+}
+
+/** Whether the kernel has a BPF-only tracepoint: its btf_trace_ typedef's name is in its BTF. */
+function hasBareTracepoint(event: string): boolean {
+  try {
+    return readFileSync(`${KERNEL_BTF_DIR}/vmlinux`).includes(`\0btf_trace_${event}\0`);
+  } catch {
+    return false;
+  }
+}
 
 /**
  * sched:::on-cpu: a raw tracepoint program on sched_switch whose context task is the raw argument
@@ -80,6 +142,7 @@ export class SchedProvider implements Provider {
   list(): Probe[] {
     const root = this.root ?? tracefsRoot();
     const onCpu = eventExists('sched', 'sched_switch', root) ? [new OnCpuProbe()] : [];
-    return [...rawDerivedProbes('sched', PROBES, root), ...onCpu];
+    const bare = BARE.filter((d) => hasBareTracepoint(d.event)).map((d) => new RawTracepointProbe('sched', d));
+    return [...rawDerivedProbes('sched', PROBES, root), ...onCpu, ...rawDerivedProbes('sched', LATER, root), ...bare];
   }
 }

@@ -2,7 +2,7 @@
 // arguments shared by the sdt, syscall, proc, sched and io providers.
 
 import { loadKernelBtf } from '../btf/btf.js';
-import type { Attach, Dispatch, Guard, Probe, ProbeArg } from './provider.js';
+import type { ArgSource, Attach, Dispatch, Guard, Probe, ProbeArg } from './provider.js';
 import { eventExists, eventFormat, type FormatField } from './tracefs.js';
 
 export type TracepointAttach = Extract<Attach, { kind: 'tracepoint' }>;
@@ -124,10 +124,12 @@ export interface RawDerivedProbe {
   params: string[];
   /**
    * arg0, arg1, ...: a raw parameter (`param`), typed `type`, the translation of `native`; with
-   * `deref`, the u64 at that offset (worked out on first use) in the object it points to.
+   * `deref`, the u64 at that offset (worked out on first use) in the object it points to; with
+   * `source`, the value that source (worked out on first use) gives.
    */
-  args: { type: string; native?: string; param: number; deref?: () => number }[];
-  guard?: Guard[];
+  args: { type: string; native?: string; param: number; deref?: () => number; source?: () => ArgSource }[];
+  /** Conditions to fire (see Probe.guard), or a function giving them on first use. */
+  guard?: Guard[] | (() => Guard[]);
 }
 
 /** A raw-tracepoint probe; the tracepoint's prototype is checked against BTF on first attach. */
@@ -136,17 +138,20 @@ export class RawTracepointProbe implements Probe {
   readonly module = 'vmlinux';
   readonly func = '';
   readonly name: string;
-  readonly guard?: Guard[];
   private checked = false;
   private cachedArgs: ProbeArg[] | null = null;
+  private cachedGuard: Guard[] | undefined;
   constructor(readonly provider: string, private readonly d: RawDerivedProbe) {
     this.name = d.name;
-    if (d.guard) this.guard = d.guard;
+  }
+  get guard(): Guard[] | undefined {
+    return (this.cachedGuard ??= typeof this.d.guard === 'function' ? this.d.guard() : this.d.guard);
   }
   get args(): ProbeArg[] {
     return (this.cachedArgs ??= this.d.args.map((a, index) => ({
       index, type: a.type, ...(a.native ? { native: a.native } : {}),
-      from: a.deref ? { kind: 'rawDeref', index: a.param, offset: a.deref() } : { kind: 'raw', index: a.param },
+      from: a.source ? a.source()
+        : a.deref ? { kind: 'rawDeref', index: a.param, offset: a.deref() } : { kind: 'raw', index: a.param },
     })));
   }
   get attach(): Attach {

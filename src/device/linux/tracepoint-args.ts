@@ -3,7 +3,7 @@
 // condition for firing at all. The context (the record) is in r9, this CPU's scratch memory in r8.
 
 import type { ArgSource, Guard, Probe } from '../../providers/provider.js';
-import { ALU, BpfAsm, FP, HELPER, JMP, R0, R1, R2, R3, R8, R9 } from './bpf-asm.js';
+import { ALU, BpfAsm, FP, HELPER, JMP, type Label, R0, R1, R2, R3, R8, R9 } from './bpf-asm.js';
 import type { MemLayout } from './translate.js';
 
 /** The prologue's memory, with strsize bytes where a user-string argument is copied. */
@@ -19,15 +19,34 @@ export function guardsOf(probe: Probe, onArgs: boolean): Guard[] {
 export function emitGuard(a: BpfAsm, guards: Guard[], argsAt: number): void {
   for (const g of guards) {
     const fire = a.label('guard.fire');
-    if (g.arg !== undefined) a.ldx(8, R0, R8, argsAt + 8 * g.arg);
-    else a.ldx(g.size ?? 8, R0, R9, g.offset ?? 0);
-    if (g.mask !== undefined) a.aluImm(ALU.AND, R0, g.mask);
-    const op = g.op ?? 'ne';
-    a.jmpImm(op === 'ne' ? JMP.JNE : op === 'eq' ? JMP.JEQ : JMP.JGT, R0, g.value ?? 0, fire);
+    for (const c of g.any ?? [g]) {
+      if (c.arg !== undefined) a.ldx(8, R0, R8, argsAt + 8 * c.arg);
+      else if (c.deref !== undefined) {
+        // Read before the arguments load, so the stack slot is free (the prologue zeroes it later).
+        const unread = a.label('guard.unread');
+        a.ldx(8, R3, R9, c.offset ?? 0), a.aluImm(ALU.ADD, R3, c.deref);
+        a.st(8, FP, -8, 0);
+        a.mov(R1, FP), a.aluImm(ALU.ADD, R1, -8), a.movImm(R2, c.size ?? 8);
+        a.call(HELPER.probe_read_kernel);
+        a.jmpImm(JMP.JNE, R0, 0, unread);
+        a.ldx(c.size ?? 8, R0, FP, -8);
+        testGuard(a, c, fire);
+        a.place(unread);
+        continue;
+      } else a.ldx(c.size ?? 8, R0, R9, c.offset ?? 0);
+      testGuard(a, c, fire);
+    }
     a.movImm(R0, 0);
     a.exit();
     a.place(fire);
   }
+}
+
+/** Jump to `fire` if the value in r0 meets the condition. */
+function testGuard(a: BpfAsm, g: Guard, fire: Label): void {
+  if (g.mask !== undefined) a.aluImm(ALU.AND, R0, g.mask);
+  const op = g.op ?? 'ne';
+  a.jmpImm(op === 'ne' ? JMP.JNE : op === 'eq' ? JMP.JEQ : JMP.JGT, R0, g.value ?? 0, fire);
 }
 
 /**
@@ -80,6 +99,31 @@ export function emitTracepointArg(a: BpfAsm, src: ArgSource, slot: number, mem: 
       a.ldx(8, R0, FP, -8);
       a.stx(8, R8, slot, R0);
       return true;
+    case 'piPrio': {
+      // As sched_pi_setprio's newprio: the task's normal_prio, or pi_task's prio when smaller.
+      // Both are ints, negative for deadline tasks. The stack slot used is zeroed again by the
+      // prologue after the arguments are loaded.
+      const readInt = (index: number, offset: number, done: Label) => {
+        a.ldx(8, R3, R9, 8 * index);
+        a.jmpImm(JMP.JEQ, R3, 0, done);
+        a.aluImm(ALU.ADD, R3, offset);
+        a.st(8, FP, -8, 0);
+        a.mov(R1, FP), a.aluImm(ALU.ADD, R1, -8), a.movImm(R2, 4);
+        a.call(HELPER.probe_read_kernel);
+        a.jmpImm(JMP.JNE, R0, 0, done);
+        a.ldx(4, R0, FP, -8), a.aluImm(ALU.LSH, R0, 32), a.aluImm(ALU.ARSH, R0, 32);
+      };
+      const done = a.label('piprio.done');
+      a.st(8, R8, slot, 0);
+      readInt(src.task, src.normalPrio, done);
+      a.stx(8, R8, slot, R0);
+      readInt(src.piTask, src.prio, done);
+      a.ldx(8, R1, R8, slot);
+      a.jmp(JMP.JSGE, R0, R1, done);
+      a.stx(8, R8, slot, R0);
+      a.place(done);
+      return true;
+    }
     case 'exitReason': {
       // DTrace's CLD_EXITED (1), CLD_KILLED (2), CLD_DUMPED (3) from task_struct.exit_code. The
       // stack slot used is zeroed again by the prologue after the arguments are loaded.
