@@ -80,7 +80,8 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
   const systemDir = opts.options.get('syslibdir') ?? DEFAULT_LIBRARY_DIR;
   const libs = isSet(opts.options, 'nolibs') ? [] : libraryFiles([systemDir, ...(opts.libraryDirs ?? [])]);
   const keywords = new Set(KEYWORDS);
-  const known = (w: string) => keywords.has(w) || DIF_VAR_BY_NAME.has(w) || cg.types.isDTypeName(w);
+  // curcpu is built in, but its type, cpuinfo_t, is the library's: naming it needs the library.
+  const known = (w: string) => w !== 'curcpu' && (keywords.has(w) || DIF_VAR_BY_NAME.has(w) || cg.types.isDTypeName(w));
   const programTexts = [...sources.map((s) => s.text), ...opts.macroArgs];
   const useLibrary = (opts.libraryDirs ?? []).length > 0 || libraryNeeded(libs, programTexts, known);
   for (const lib of useLibrary ? libs : []) {

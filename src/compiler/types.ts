@@ -189,6 +189,8 @@ export const BUILTINS: ReadonlyMap<string, { id: number; type: DType }> = new Ma
   ['id', { id: D.DIF_VAR_ID, type: intType(4, false, 'uint_t') }],
   ['errno', { id: D.DIF_VAR_ERRNO, type: INT }],
   ['curthread', { id: D.DIF_VAR_CURTHREAD, type: { kind: 'pointer', name: 'struct task_struct *' } }],
+  // cpuinfo_t is the D library's (lib/dtrace/sched.d).
+  ['curcpu', { id: D.DIF_VAR_CURCPU, type: { kind: 'pointer', name: 'cpuinfo_t *' } }],
   ['caller', { id: D.DIF_VAR_CALLER, type: intType(8, false, 'uintptr_t') }],
   ['ucaller', { id: D.DIF_VAR_UCALLER, type: ULONG }],
   ['stackdepth', { id: D.DIF_VAR_STACKDEPTH, type: intType(4, false, 'uint32_t') }],

@@ -141,6 +141,7 @@ export interface ProbeContext {
   vtimestamp?: bigint;
   walltimestamp?: bigint;
   curthread?: bigint;
+  /** Address of this CPU's cpuinfo_t (a region the test maps); `cpu` is its first word. */
   curcpu?: bigint;
   ipl?: bigint;
   stackdepth?: bigint;

@@ -34,6 +34,7 @@ import { ERROR_AREA_SIZE, findErrorProbe, isErrorProbe } from './error-probe.js'
 import { type LoadAttempt, explainRejection, sabotageForTest } from './rejection.js';
 import { SpeculationMaps, usesSpeculations } from './speculation.js';
 import { STACK_DEPTH_FRAMES, stackRecord } from './stack.js';
+import { cpuinfoTable, usesCpuinfo } from './cpuinfo.js';
 
 const PERF_TYPE_SOFTWARE = 1;
 const PERF_TYPE_TRACEPOINT = 2;
@@ -174,6 +175,13 @@ export class LinuxDevice implements Device {
     const strValue = Buffer.alloc(Math.max(8, roundUp(strtabBytes.length, 8)));
     strtabBytes.copy(strValue);
     native.mapUpdate(strtabFd, u32(0), strValue, 0);
+    // curcpu's table (cpuinfo.ts): only for programs that use curcpu as a pointer.
+    let cpuinfoFd: number | undefined;
+    if (program.ecbs.some((e) => [e.predicate, ...e.actions.map((a) => a.difo)].some((d) => d && usesCpuinfo(d)))) {
+      const table = cpuinfoTable(this.ncpu, this.onlineCpus);
+      cpuinfoFd = this.map({ type: BPF_MAP_TYPE.ARRAY, keySize: 4, valueSize: table.length, maxEntries: 1, name: 'dt_cpuinfo' });
+      native.mapUpdate(cpuinfoFd, u32(0), table, 0);
+    }
     const eventsFd = this.map({ type: BPF_MAP_TYPE.PERF_EVENT_ARRAY, keySize: 4, valueSize: 4, maxEntries: this.ncpu, name: 'dt_events' });
     this.openBuffers(eventsFd);
 
@@ -256,7 +264,7 @@ export class LinuxDevice implements Device {
           memFd, globalsFd, strtabFd, eventsFd, mem, strsize, difoStrtab,
           probeStrings: probeStrings.get(probe.id)!, probeId: probe.id, globals,
           activityOffset: 0, aggregations, aggInitFd, aggDropsFd: this.aggDropsFd, task: needsTask ? taskOffsets() : null, walltimeOffsetNs,
-          errno: probe.errno, vars, shared: shared?.shared, spec: this.spec?.env, errorProbe, cpu: this.opts.cpu,
+          errno: probe.errno, vars, shared: shared?.shared, spec: this.spec?.env, errorProbe, cpu: this.opts.cpu, cpuinfoFd,
           contextTask: probe.attach.kind === 'rawTracepoint' && probe.attach.taskArg !== undefined
             ? { arg: probe.attach.taskArg, fields: taskFields() } : undefined,
           // A raw tracepoint program runs from bpf_trace_runN, called by the traced function.

@@ -29,6 +29,7 @@ import { isAggIncrement, translateAggregation } from './aggregate.js';
 import { type SpeculationEnv, emitMarkers, emitSpeculativeAction, emitSuppressionCheck } from './speculation.js';
 import { STACK_DEPTH_FRAMES, emitStackBuiltin, emitStackRecord, isStackAction } from './stack.js';
 import { emitRegister } from './registers.js';
+import { emitCurcpu, isCpuPair } from './cpuinfo.js';
 import { emitDestructiveAction } from './destructive.js';
 import { type ContextTask, emitComm, emitPid, emitTask, emitTid, emitUidOrGid } from './context-task.js';
 import { type ErrorProbeEnv, emitErrorBlock, jumpToErrorBlock } from './error-probe.js';
@@ -43,7 +44,7 @@ export interface MemLayout {
   strtabBase: number; // u64: scalar address of the string table map value
   globalsBase: number; // u64: scalar address of the globals map value
   args: number; // u64[10]
-  cpuinfo: number; // u64: cpu id (cpuinfo_t.cpu_id)
+  cpuinfo: number; // u64: the cpuinfo map value's address, made a scalar (cpuinfo.ts)
   tuple: number; // u64[DIF_DTR_NREGS]: the DIF tuple stack
   cmpA: number; // strsize bytes
   cmpB: number; // strsize bytes
@@ -126,6 +127,8 @@ export interface TranslateEnv {
   shared?: { info: number; epidWord: Map<number, number> } | undefined;
   /** The ERROR probe's clauses, run when this program faults (error-probe.ts). */
   errorProbe?: ErrorProbeEnv;
+  /** Array map of every CPU's cpuinfo_t, when a DIF object uses curcpu as a pointer (cpuinfo.ts). */
+  cpuinfoFd?: number;
   /** Speculation maps and options (speculation.ts), when the program uses speculations. */
   spec?: SpeculationEnv;
   /** The probe describes another thread than the current one (context-task.ts). */
@@ -457,9 +460,11 @@ export class ProbeTranslator {
     const fused = process.env.DTRACE_BPF_NOOPT ? new Set<number>() : fusedComparisons(difo);
     let pending: { r1: number; r2: number; tst: boolean } | null = null;
 
+    let skip = -1;
     difo.insns.forEach((ins, pc) => {
       const l = labels.get(pc);
       if (l) a.place(l);
+      if (pc === skip) return;
       const op = (ins >>> 24) & 0xff;
       const r1 = (ins >>> 16) & 0xff, r2 = (ins >>> 8) & 0xff, rd = ins & 0xff;
       const fault = (code: number, addrReg?: number) => this.fault(code, pc, addrReg, next);
@@ -612,6 +617,13 @@ export class ProbeTranslator {
           put(R1, rd);
           return;
         case D.DIF_OP_LDGS:
+          if (isCpuPair(difo.insns, pc)) {
+            // `cpu` (curcpu->cpu_id): the CPU number itself; the LDUW after it is skipped.
+            a.call(HELPER.get_smp_processor_id);
+            put(R0, rd);
+            skip = pc + 1;
+            return;
+          }
           this.loadVariable((ins >>> 8) & 0xffff, pc, difo);
           put(R0, rd);
           return;
@@ -827,10 +839,8 @@ export class ProbeTranslator {
         return;
       }
       case D.DIF_VAR_CURCPU:
-        a.call(HELPER.get_smp_processor_id);
-        a.stx(8, R8, mem.cpuinfo, R0);
-        a.ldx(8, R0, R8, mem.self), a.aluImm(ALU.ADD, R0, mem.cpuinfo);
-        return;
+        if (env.cpuinfoFd === undefined) throw new TranslateError('curcpu needs the cpuinfo map', this.ecbIndex, this.actionIndex);
+        return emitCurcpu(a, env.cpuinfoFd, mem.cpuinfo);
       case D.DIF_VAR_PPID: {
         if (!env.task) throw new TranslateError('ppid needs task_struct offsets from BTF', this.ecbIndex, this.actionIndex);
         emitTask(this);
