@@ -22,7 +22,7 @@ import { RECORD_HEADER_SIZE } from '../device.js';
 import { ALU, BPF_MAP_TYPE, BPF_PROG_TYPE, BpfAsm, R0, R1, R8, R9 } from './bpf-asm.js';
 import { type ArgMem, emitGuard, emitTracepointArg, guardsOf } from './tracepoint-args.js';
 import {
-  type AggregationMap, type EcbPlan, type MemLayout, ProbeTranslator, TranslateError, isAggregation,
+  type AggregationMap, type EcbPlan, type GlobalVar, type MemLayout, ProbeTranslator, TranslateError, isAggregation,
   isBareVariable, roundUp,
 } from './translate.js';
 import { taskFields, taskOffsets } from './kernel-types.js';
@@ -135,22 +135,35 @@ export class LinuxDevice implements Device {
       });
     }
 
-    // Globals: one array element holding every user global scalar, then the activity word.
-    const globals = new Map<number, { offset: number; size: number; string: boolean }>();
+    // Globals: one array element holding the activity word, then every user global scalar,
+    // then the by-reference ones (structs, unions, arrays) together: the region stores may write.
+    const globals = new Map<number, GlobalVar>();
+    const byRefGlobals: { id: number; size: number }[] = [];
     let gsize = 8; // activity word at 0
     for (const ecb of program.ecbs) {
       for (const d of [ecb.predicate, ...ecb.actions.map((a) => a.difo)]) {
         for (const v of d?.vartab ?? []) {
           if (v.scope !== D.DIFV_SCOPE_GLOBAL || v.kind !== D.DIFV_KIND_SCALAR || v.id < D.DIF_VAR_OTHER_UBASE) continue;
-          if (globals.has(v.id)) continue;
+          if (globals.has(v.id) || byRefGlobals.some((g) => g.id === v.id)) continue;
           const string = v.type.kind === D.DIF_TYPE_STRING;
+          if (!string && (v.type.flags & D.DIF_TF_BYREF)) {
+            byRefGlobals.push({ id: v.id, size: v.type.size });
+            continue;
+          }
           const size = string ? strsize : 8; // DIF values are 64-bit
           gsize = roundUp(gsize, Math.min(8, Math.max(1, size)));
-          globals.set(v.id, { offset: gsize, size, string });
+          globals.set(v.id, { offset: gsize, size, string, byRef: false });
           gsize += size;
         }
       }
     }
+    gsize = roundUp(gsize, 8);
+    const writableGlobals = { start: gsize, end: gsize };
+    for (const g of byRefGlobals) {
+      globals.set(g.id, { offset: gsize, size: g.size, string: false, byRef: true });
+      gsize = roundUp(gsize + g.size, 8);
+    }
+    writableGlobals.end = gsize;
 
     // Per-CPU scratch memory.
     const maxData = Math.max(24, ...layouts.map((l) => l.dataSize));
@@ -262,7 +275,7 @@ export class LinuxDevice implements Device {
       const translator = () => new ProbeTranslator(
         {
           memFd, globalsFd, strtabFd, eventsFd, mem, strsize, difoStrtab,
-          probeStrings: probeStrings.get(probe.id)!, probeId: probe.id, globals,
+          probeStrings: probeStrings.get(probe.id)!, probeId: probe.id, globals, writableGlobals,
           activityOffset: 0, aggregations, aggInitFd, aggDropsFd: this.aggDropsFd, task: needsTask ? taskOffsets() : null, walltimeOffsetNs,
           errno: probe.errno, vars, shared: shared?.shared, spec: this.spec?.env, errorProbe, cpu: this.opts.cpu, cpuinfoFd,
           contextTask: probe.attach.kind === 'rawTracepoint' && probe.attach.taskArg !== undefined

@@ -92,6 +92,14 @@ export interface EcbPlan {
   emits: boolean;
 }
 
+/** A user global in the globals map value; strings and by-reference ones are read by address. */
+export interface GlobalVar {
+  offset: number;
+  size: number;
+  string: boolean;
+  byRef: boolean;
+}
+
 export interface TranslateEnv {
   memFd: number;
   globalsFd: number;
@@ -104,7 +112,9 @@ export interface TranslateEnv {
   /** Offsets in the string table map of this probe's provider/module/function/name. */
   probeStrings: { prov: number; mod: number; func: number; name: number };
   probeId: number;
-  globals: Map<number, { offset: number; size: number; string: boolean }>;
+  globals: Map<number, GlobalVar>;
+  /** The globals held by reference (structs, unions, arrays): [start, end) in the globals value. */
+  writableGlobals?: { start: number; end: number };
   activityOffset: number; // u32 in globals: 0 active, 1 draining (after exit())
   aggregations: Map<bigint, AggregationMap>; // by aggregation id (action uarg)
   /** Array map of one element holding every aggregation's initial value (aggregate.ts). */
@@ -516,13 +526,35 @@ export class ProbeTranslator {
       if (STORES[op]) {
         // dtrace_canstore: only this CPU's scratch memory (alloca()) may be written, else an
         // invalid address; then the alignment, as DTrace checks them.
+        // Global structs, unions and arrays may be written too (dtrace_canstore_statvar).
         const size = STORES[op];
         get(R2, rd);
         a.ldx(8, R1, R8, mem.self), a.aluImm(ALU.ADD, R1, mem.scratch);
         a.mov(R4, R2), a.alu(ALU.SUB, R4, R1);
         const inside = a.label('store.inside'), aligned = a.label('store.aligned');
         a.jmpImm(JMP.JLE, R4, mem.scratchMax - size, inside);
+        const wg = this.env.writableGlobals;
+        const globalLen = wg ? wg.end - wg.start : 0;
+        const inGlobal = a.label('store.global'), done = a.label('store.done');
+        if (wg && globalLen >= size) {
+          a.ldx(8, R1, R8, mem.globalsBase), a.aluImm(ALU.ADD, R1, wg.start);
+          a.mov(R4, R2), a.alu(ALU.SUB, R4, R1);
+          a.jmpImm(JMP.JLE, R4, globalLen - size, inGlobal);
+        }
         fault(D.DTRACEFLT_BADADDR, R2);
+        if (wg && globalLen >= size) {
+          a.place(inGlobal);
+          const ok = a.label('store.global.aligned');
+          a.mov(R1, R2), a.aluImm(ALU.AND, R1, size - 1);
+          a.jmpImm(JMP.JEQ, R1, 0, ok);
+          fault(D.DTRACEFLT_BADALIGN, R2);
+          a.place(ok);
+          get(R3, r1);
+          a.ldMapValue(R1, this.env.globalsFd, wg.start);
+          a.alu(ALU.ADD, R1, R4);
+          a.stx(size, R1, 0, R3);
+          a.ja(done);
+        }
         a.place(inside);
         a.mov(R1, R2), a.aluImm(ALU.AND, R1, size - 1);
         a.jmpImm(JMP.JEQ, R1, 0, aligned);
@@ -531,6 +563,7 @@ export class ProbeTranslator {
         get(R3, r1);
         a.mov(R1, R8), a.alu(ALU.ADD, R1, R4);
         a.stx(size, R1, mem.scratch, R3);
+        a.place(done);
         return;
       }
       if (op === D.DIF_OP_COPYS) {
@@ -782,7 +815,7 @@ export class ProbeTranslator {
     if (id >= D.DIF_VAR_OTHER_UBASE) {
       const g = env.globals.get(id);
       if (!g) throw new TranslateError(`unknown global variable ${id}`, this.ecbIndex, this.actionIndex);
-      if (g.string) {
+      if (g.string || g.byRef) {
         a.ldx(8, R0, R8, mem.globalsBase);
         a.aluImm(ALU.ADD, R0, g.offset);
       } else {
@@ -905,6 +938,14 @@ export class ProbeTranslator {
       a.ldMapValue(R1, env.globalsFd, g.offset);
       a.movImm(R2, g.size);
       a.call(HELPER.probe_read_kernel_str);
+      return;
+    }
+    if (g.byRef) {
+      // A struct, union or array assigned whole: its bytes copied from the source's address.
+      get(R3, rs);
+      a.ldMapValue(R1, env.globalsFd, g.offset);
+      a.movImm(R2, g.size);
+      a.call(HELPER.probe_read_kernel);
       return;
     }
     get(R2, rs);
