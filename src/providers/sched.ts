@@ -6,11 +6,15 @@
 //   sched:::wakeup   sched:sched_waking (raw), in the waking thread, once the woken one's state
 //                    is known to match (try_to_wake_up); args[0] lwpsinfo_t *, args[1] psinfo_t *
 //                    of the woken thread.
-//   sched:::on-cpu   the same tracepoint, attached raw: its arguments are (preempt, prev, next,
-//                    ...), and the probe's context task is `next`, the thread arriving on the CPU
-//                    (src/device/linux/context-task.ts). pid, tid, execname, curthread,
-//                    curpsinfo/curlwpsinfo, ppid, uid, gid, progenyof() and self-> variables are
-//                    the arriving thread's, as in DTrace; no arguments, as in DTrace.
+//   sched:::on-cpu   sched_exit_tp (raw; a BPF-only tracepoint, found in BTF) with is_switch
+//                    true: the end of __schedule() (or schedule_tail() for a new thread's first
+//                    run) in the thread that has just come onto the CPU, as DTrace fires it. All
+//                    of that thread's state is then the current one's: pid, execname, curthread,
+//                    self->, stack(), ustack(), uregs[], copyin(), raise(). No arguments, as in
+//                    DTrace. A kernel without sched_exit_tp gets it from sched_switch (raw), whose
+//                    context task is `next` (src/device/linux/context-task.ts): the thread-derived
+//                    built-ins are the arriving thread's, what is read from the running thread
+//                    (stacks, user memory, destructive actions) the leaving one's.
 //   sched:::preempt  sched_switch (raw), in the leaving thread when it stays runnable: preempted
 //                    in the kernel, or its state TASK_RUNNING (a thread the tick found out of
 //                    time switches on its way back to user mode through schedule(), with preempt
@@ -22,15 +26,10 @@
 //                    args[0] lwpsinfo_t *, args[1] psinfo_t * of the thread whose priority changes
 //                    (pr_pri still the old one), args[2] pri_t the new one, in pr_pri's scale.
 //                    nice(2), setpriority(2) and sched_setattr(2) changes have no tracepoint.
-//   sched:::remain-cpu  sched_exit_tp (raw; a BPF-only tracepoint, found in BTF), at the end of
-//                    __schedule() when it kept the running thread (is_switch false).
-// DTrace for Linux fires on-cpu from fbt in finish_task_switch/schedule_tail, inside the arriving
-// thread; this kernel has no kprobes and refuses fentry, so on-cpu fires a little earlier, while
-// the leaving thread still runs. What is read from the running thread rather than from its task
-// is therefore the leaving thread's: stack() and ustack() (bpf_get_stack), user memory (copyin,
-// copyinstr, user loads), and the destructive actions raise(), stop() and copyout. dtrace(1)'s
-// NOTES say so, and which sched probes are not offered: enqueue and dequeue (no tracepoint sees
-// every run-queue insertion and removal; sched_wakeup covers only wake-ups, after the fact),
+//   sched:::remain-cpu  sched_exit_tp (raw), at the end of __schedule() when it kept the running
+//                    thread (is_switch false).
+// dtrace(1)'s NOTES say which sched probes are not offered: enqueue and dequeue (no tracepoint
+// sees every run-queue insertion and removal; sched_wakeup covers only wake-ups, after the fact),
 // tick (DTrace for Linux uses fbt on scheduler_tick; no tracepoint there, and a profile timer is
 // not the scheduler's tick), surrender (a CPU told by another to reschedule), cpucaps-* and
 // schedctl-* (Solaris features Linux lacks).
@@ -86,6 +85,14 @@ const BARE: RawDerivedProbe[] = [
     guard: [{ offset: 0, size: 8, op: 'eq' }] },
 ];
 
+/**
+ * sched:::on-cpu where the kernel has sched_exit_tp: is_switch true, in the thread that has just
+ * come onto the CPU (context_switch() returned into its own __schedule(), or a new thread's
+ * schedule_tail()), so the probe's thread is simply the current one.
+ */
+const ON_CPU: RawDerivedProbe = { name: 'on-cpu', group: 'sched', event: 'sched_exit_tp', params: ['bool'], args: [],
+  guard: [{ offset: 0, size: 8 }] };
+
 /** change-pri's args[2]: the new priority from sched_pi_setprio's (tsk, pi_task). */
 function piPrio(): ArgSource {
   const btf = loadKernelBtf();
@@ -103,8 +110,9 @@ function hasBareTracepoint(event: string): boolean {
 }
 
 /**
- * sched:::on-cpu: a raw tracepoint program on sched_switch whose context task is the raw argument
- * holding `next`, found from the tracepoint's prototype in the kernel's BTF on first use.
+ * sched:::on-cpu on a kernel without sched_exit_tp: a raw tracepoint program on sched_switch whose
+ * context task is the raw argument holding `next`, found from the tracepoint's prototype in the
+ * kernel's BTF on first use.
  */
 class OnCpuProbe implements Probe {
   id = 0;
@@ -141,7 +149,8 @@ export class SchedProvider implements Provider {
   constructor(private readonly root?: string) {}
   list(): Probe[] {
     const root = this.root ?? tracefsRoot();
-    const onCpu = eventExists('sched', 'sched_switch', root) ? [new OnCpuProbe()] : [];
+    const onCpu = hasBareTracepoint(ON_CPU.event) ? [new RawTracepointProbe('sched', ON_CPU)]
+      : eventExists('sched', 'sched_switch', root) ? [new OnCpuProbe()] : [];
     const bare = BARE.filter((d) => hasBareTracepoint(d.event)).map((d) => new RawTracepointProbe('sched', d));
     return [...rawDerivedProbes('sched', PROBES, root), ...onCpu, ...rawDerivedProbes('sched', LATER, root), ...bare];
   }

@@ -2,8 +2,12 @@
 // processes sharing one CPU), remain-cpu (sched_yield(2) with nothing else to run there, so the
 // scheduler keeps the thread), and change-pri (a SCHED_FIFO thread blocking on a
 // priority-inheritance mutex lends its priority to the owner, who gives it back on unlock).
+// Then on-cpu where the kernel has sched_exit_tp: it fires inside the arriving thread, so its
+// user stack, registers and memory are read there (a pinned workload that naps in a loop: at
+// sched_switch the thread leaving its CPU would mostly be the idle thread, with no user state).
+import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { dtrace, gcc, kernelUnavailable, onlineCpus } from '../helpers/run.js';
@@ -193,5 +197,100 @@ int main(void) {
       [owner, owner, '120', '89', 'pi'],
       [owner, owner, '89', '120', 'pi'],
     ]);
+  });
+
+  /** A workload that naps 2 ms 50 times through nanosleep(), pinned to a CPU by taskset (before
+   * exec, so that it never sleeps to migrate); its `marker` string is at a fixed address (-no-pie),
+   * read back with nm. `cmd` runs it. */
+  function napper(): { cmd: string; marker: string } {
+    const prog = build('oncpu', `#include <time.h>
+char marker[] = "oncpu's own memory";
+__attribute__((noinline)) void nap(void) {
+  struct timespec ts = { 0, 2000000 };
+  nanosleep(&ts, 0);
+}
+int main(void) {
+  if (!*(volatile char *)marker) return 1; /* fault its page in before the naps */
+  for (int i = 0; i < 50; i++) nap();
+  return 0;
+}
+`, ['-fno-omit-frame-pointer', '-no-pie']);
+    const nm = spawnSync('nm', [prog], { encoding: 'utf8' });
+    const marker = /^([0-9a-f]+) [DdBb] marker$/m.exec(nm.stdout)?.[1];
+    if (!marker) throw new Error(`nm found no marker in ${prog}:\n${nm.stdout}${nm.stderr}`);
+    return { cmd: `taskset -c ${cpu()} ${prog}`, marker };
+  }
+
+  const exitTp = (() => {
+    try {
+      return readFileSync('/sys/kernel/btf/vmlinux').includes('\0btf_trace_sched_exit_tp\0');
+    } catch {
+      return false;
+    }
+  })();
+
+  test.skipIf(!exitTp)('on-cpu\'s ustack() is the arriving thread\'s: back from nanosleep to the workload\'s main', () => {
+    const { cmd } = napper();
+    const r = dtrace(['-qn', 'sched:::on-cpu /execname == "oncpu"/ { @[ustack()] = count(); }', '-c', cmd]);
+    expect(r.status, r.stderr).toBe(0);
+    // One stack per aggregation entry, its count last: the naps' return path is one entry.
+    const entries = r.stdout.split(/\n\s*\n/).map((b) => b.trim().split('\n').map((l) => l.trim()));
+    const naps = entries.filter((e) => e.some((f) => /^libc[^`]*`[_a-z]*nanosleep\+0x/.test(f)) &&
+      e.some((f) => f.startsWith('oncpu`main+0x')));
+    expect(naps, r.stdout).toHaveLength(1);
+    expect(Number(naps[0].at(-1))).toBeGreaterThanOrEqual(50);
+  });
+
+  test.skipIf(!exitTp)('on-cpu reads the arriving thread\'s memory and registers: copyinstr, uregs[R_PC], ucaller', () => {
+    const { cmd, marker } = napper();
+    const r = dtrace(['-qn', `sched:::on-cpu /execname == "oncpu"/ {
+        @s[copyinstr(0x${marker})] = count(); @m[umod(uregs[R_PC])] = count(); @c[usym(ucaller)] = count(); }`,
+    '-c', cmd]);
+    expect(r.status, r.stderr).toBe(0);
+    const count = (key: string) => {
+      const m = new RegExp(`^\\s+${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+(\\d+)$`, 'm').exec(r.stdout);
+      return m ? Number(m[1]) : 0;
+    };
+    // Each nap comes back in libc's nanosleep (the PC just after its system call), called from main.
+    expect(count("oncpu's own memory"), r.stdout).toBeGreaterThanOrEqual(50);
+    expect(count('libc.so.6'), r.stdout).toBeGreaterThanOrEqual(50);
+    expect(count('oncpu`main'), r.stdout).toBeGreaterThanOrEqual(50);
+  });
+
+  test.skipIf(!exitTp)('on-cpu\'s timestamp follows the sleep it ends: each nap at least 2 ms, none backwards', () => {
+    const { cmd } = napper();
+    const r = dtrace(['-qn', `
+      sched:::sleep /execname == "oncpu"/ { self->s = timestamp; }
+      sched:::on-cpu /self->s/ { @n = count(); @hi = max(timestamp - self->s); }
+      sched:::on-cpu /self->s && timestamp - self->s >= 2000000/ { @naps = count(); }
+      sched:::on-cpu /self->s/ { self->s = 0; }
+      END { printa("naps %@d %@d %@d\\n", @n, @naps, @hi); }`, '-c', cmd]);
+    expect(r.status, r.stderr).toBe(0);
+    const [n, naps, hi] = (lines(r.stdout, 'naps')[0] ?? []).map(Number);
+    expect(naps, r.stdout).toBeGreaterThanOrEqual(50);
+    expect(n).toBeGreaterThanOrEqual(naps);
+    // The difference is unsigned: an on-cpu stamped before its sleep would show as ~2^64.
+    expect(hi).toBeLessThan(1_000_000_000);
+  });
+
+  test('on-cpu fires in each new thread\'s first run', () => {
+    const prog = build('threads', `#include <pthread.h>
+static void *run(void *arg) { return arg; }
+int main(void) {
+  for (int i = 0; i < 20; i++) {
+    pthread_t t;
+    if (pthread_create(&t, 0, run, 0) != 0) return 1;
+    pthread_join(t, 0);
+  }
+  return 0;
+}
+`, ['-pthread']);
+    const r = dtrace(['-qn', `
+      int created[int];
+      proc:::lwp-create /pid == $target/ { created[args[0]->pr_lwpid] = 1; @c = count(); }
+      sched:::on-cpu /created[tid]/ { created[tid] = 0; @first = count(); }
+      END { printa("threads %@d %@d\\n", @c, @first); }`, '-c', prog]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(lines(r.stdout, 'threads'), r.stdout).toEqual([['20', '20']]);
   });
 });

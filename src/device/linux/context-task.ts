@@ -4,9 +4,10 @@
 //
 // Normally that thread is the current one, and the fast helpers are used (get_current_pid_tgid,
 // get_current_comm, ...): the code is what it would be without this module. A probe that fires
-// on behalf of another thread (sched:::on-cpu: the thread arriving on the CPU, at sched_switch,
-// which runs in the leaving one) has env.contextTask: its prologue stores that thread's
-// task_struct pointer at mem.task, and the same values are read from the task instead.
+// on behalf of another thread (sched:::on-cpu on a kernel without sched_exit_tp: the thread
+// arriving on the CPU, at sched_switch, which runs in the leaving one) has env.contextTask: its
+// prologue stores that thread's task_struct pointer at mem.task, and the same values are read
+// from the task instead.
 
 import { ALU, HELPER, R0, R1, R2, R3, R8, type Size } from './bpf-asm.js';
 import type { TaskFields } from './kernel-types.js';

@@ -7,7 +7,8 @@
 //   regs[]:  the interrupted registers of a profile probe (the perf event's pt_regs); other
 //            probes have no kernel registers to read (tracepoints record none, and this
 //            kernel has no kprobes), so regs[] there is refused when the program is built.
-// Both are the current thread's, also at sched:::on-cpu (context-task.ts).
+// Both are the current thread's: at sched:::on-cpu the arriving one's, or, on a kernel without
+// sched_exit_tp, where on-cpu fires at sched_switch, the leaving one's (context-task.ts).
 
 import * as D from '../../dif/constants.js';
 import { loadKernelBtf } from '../../btf/btf.js';
