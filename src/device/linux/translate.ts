@@ -417,18 +417,28 @@ export class ProbeTranslator {
       return;
     }
     this.difo(difo, next);
-    this.store(R0, off, rec);
+    this.store(R0, off, rec, next);
   }
 
   /** Store a DIF value (in reg) as a record at mem offset `off`. */
-  private store(reg: number, off: number, rec: RecordDescription): void {
+  private store(reg: number, off: number, rec: RecordDescription, next?: Label): void {
     const a = this.a;
     if (rec.type === 'string') {
       a.mov(R3, reg);
+      if (next) a.stx(8, FP, TMP, R3);
       a.mov(R1, R8);
       a.aluImm(ALU.ADD, R1, off);
       a.movImm(R2, rec.size);
       a.call(HELPER.probe_read_kernel_str);
+      if (next) {
+        // A string that cannot be read (NULL, a bad stringof()) is an invalid address, found
+        // when the record is copied (dtrace_store_by_ref), so outside DIF: no DIF offset.
+        const ok = a.label('str.ok');
+        a.jmpImm(JMP.JSGE, R0, 0, ok);
+        a.ldx(8, R1, FP, TMP);
+        this.fault(D.DTRACEFLT_BADADDR, -1, R1, next);
+        a.place(ok);
+      }
       return;
     }
     if (rec.type === 'bytes') {
