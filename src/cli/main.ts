@@ -7,6 +7,7 @@ import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { compile, defaultMacros, SourceError, type Compiled, type Source } from '../compiler/compile.js';
 import { formatCompileError } from '../compiler/errors.js';
 import { Consumer } from '../consumer/consumer.js';
+import { formatBufferedPiece } from '../consumer/buffered.js';
 import { writeDof } from '../dof/writer.js';
 import { disassembleProgram } from '../dif/disasm.js';
 import { LinuxDevice, DeviceError } from '../device/linux/device.js';
@@ -206,6 +207,11 @@ async function run(argv: string[]): Promise<number> {
     throw new Fatal(`-${count('a') ? 'a' : 'A'}: anonymous tracing is not available on Linux: it needs the Solaris DTrace driver, which keeps enablings from boot on`);
   const listing = count('l') > 0;
   const execute = count('e') === 0;
+  // -B: output through the buffered output handler (consumer/buffered.ts), only when tracing.
+  const buffered = count('B') > 0;
+  if (buffered && (count('G') || count('h') || listing))
+    throw new Fatal('-B not valid in combination with [-AGl] options', E_USAGE);
+  if (buffered && count('o')) throw new Fatal('-B not valid in combination with -o option', E_USAGE);
 
   // Pass 2: options.
   const s = readSettings(args);
@@ -234,7 +240,9 @@ async function run(argv: string[]): Promise<number> {
       throw new Fatal(`failed to open output file '${s.output}': ${code === 'ENOENT' ? 'No such file or directory' : code === 'EACCES' ? 'Permission denied' : (e as Error).message}`);
     }
   };
+  // dtrace(1)'s own output (oprintf); under -B it has no file and is not printed.
   const write = (text: string) => {
+    if (buffered) return;
     if (outFd !== null) writeSync(outFd, text);
     else process.stdout.write(text);
   };
@@ -383,6 +391,7 @@ async function run(argv: string[]): Promise<number> {
   const consumer = new Consumer(device, enabled, {
     quiet: isSet(options, 'quiet'), strsize, out: write, err, flowindent: isSet(options, 'flowindent'), options,
     bufpolicy, bufsize,
+    buffered: buffered ? (piece) => process.stdout.write(formatBufferedPiece(piece)) : undefined,
   });
 
   // SIGINT/SIGTERM: the first ends tracing as exit() would (END runs, aggregations print); a

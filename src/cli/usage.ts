@@ -1,6 +1,6 @@
 // dtrace(1)'s usage text (printed on usage errors and by --help) and -V's D API version.
 
-export const USAGE = `Usage: dtrace [-aACeFGhHlOqSvVwZ] [-b bufsz] [-c cmd] [-D name[=def]]
+export const USAGE = `Usage: dtrace [-aABCeFGhHlOqSvVwZ] [-b bufsz] [-c cmd] [-D name[=def]]
 	[-I path] [-L path] [-o output] [-p pid] [-s script] [-U name]
 	[-x opt[=val]] [-X a|c|s|t]
 
@@ -16,6 +16,7 @@ export const USAGE = `Usage: dtrace [-aACeFGhHlOqSvVwZ] [-b bufsz] [-c cmd] [-D 
 	-a  take over the anonymous tracing state (not on Linux)
 	-A  emit configuration for anonymous tracing (not on Linux)
 	-b  trace buffer size per CPU
+	-B  show output as DTrace's buffered output handler receives it
 	-c  start a command, trace it, and stop when it exits
 	-C  pass script files through the C preprocessor
 	-D  define a preprocessor macro

@@ -144,9 +144,21 @@ export class Aggregations {
 
   /** Every aggregation printa() has not printed, as dtrace prints them at exit. */
   formatAll(): string {
+    return formatAllAggregations(this.unprinted(), this.opts);
+  }
+
+  /** -B: what formatAll() prints, an aggregation at a time. */
+  formatEach(): { id: number; text: string }[] {
+    return this.unprinted().map((v) => ({ id: v.varId, text: formatAllAggregations([v], this.opts) }));
+  }
+
+  /** The aggregations printa() has not printed that have entries, in the order DTrace prints them. */
+  private unprinted() {
     const snap = this.device.aggregationSnapshot();
-    const vars = [...this.byId.values()].filter((d) => !this.printed.has(d.id)).map((desc) => ({ varId: desc.id, desc: this.descOf(desc), entries: this.entries(desc, snap) }));
-    return formatAllAggregations(vars.filter((v) => v.entries.length > 0), this.opts);
+    const rev = this.opts.aggsortrev ? -1 : 1;
+    return [...this.byId.values()].filter((d) => !this.printed.has(d.id))
+      .map((desc) => ({ varId: desc.id, desc: this.descOf(desc), entries: this.entries(desc, snap) }))
+      .filter((v) => v.entries.length > 0).sort((a, b) => rev * (a.varId - b.varId));
   }
 
   /** printa() for structured output (oformat.ts): each aggregation's entries, sorted. */
@@ -280,29 +292,29 @@ function zeroData(desc: AggregationDescription): AggData {
  */
 export function aggregationRecord(
   aggs: Aggregations, recs: RecordDescription[], i: number, data: Buffer,
-): { text: string; consumed: number } {
+): { text: string; consumed: number; ids: number[] } {
   const r = recs[i];
   const id = Number(intOf(decode(r, data)));
   if (r.action === D.DTRACEACT_PRINTA) {
     const { ids, consumed } = printaIds(recs, i, data);
-    return { text: aggs.printa(ids, r.format), consumed };
+    return { text: aggs.printa(ids, r.format), consumed, ids };
   }
   const operand = () => (i + 1 < recs.length && recs[i + 1].action === D.DTRACEACT_LIBACT ? intOf(decode(recs[i + 1], data)) : 0n);
   switch (Number(r.arg)) {
     case D.DT_ACT_CLEAR:
       aggs.clear(id);
-      return { text: '', consumed: 1 };
+      return { text: '', consumed: 1, ids: [id] };
     case D.DT_ACT_DENORMALIZE:
       aggs.denormalize(id);
-      return { text: '', consumed: 1 };
+      return { text: '', consumed: 1, ids: [id] };
     case D.DT_ACT_NORMALIZE:
       aggs.normalize(id, operand());
-      return { text: '', consumed: 2 };
+      return { text: '', consumed: 2, ids: [id] };
     case D.DT_ACT_TRUNC:
       aggs.trunc(id, operand());
-      return { text: '', consumed: 2 };
+      return { text: '', consumed: 2, ids: [id] };
     default:
-      return { text: '', consumed: 1 };
+      return { text: '', consumed: 1, ids: [id] };
   }
 }
 

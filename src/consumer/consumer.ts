@@ -20,6 +20,7 @@ import { JsonOutput, parseOformat } from './oformat.js';
 import { TemporalOrder, type TimedRecord } from './temporal.js';
 import { isSetoptRecord, setoptArgs, setoptError } from './setopt.js';
 import { OptionError, setOptionWhileTracing } from '../options.js';
+import { BUFDATA_AGGFORMAT, BUFDATA_AGGLAST, BUFDATA_AGGVAL, type BufferedPiece } from './buffered.js';
 
 export interface ConsumerOptions {
   quiet: boolean;
@@ -36,6 +37,11 @@ export interface ConsumerOptions {
   /** -x bufpolicy and -x bufsize (consumer/bufpolicy.ts); switch when absent. */
   bufpolicy?: BufferPolicyName;
   bufsize?: number;
+  /**
+   * -B: each piece of libdtrace's output goes here (buffered.ts) instead of to `out`, and what
+   * dtrace(1) prints itself -- the heading, each record's prefix and newline -- is not printed.
+   */
+  buffered?: (piece: BufferedPiece) => void;
 }
 
 export class Consumer {
@@ -172,8 +178,16 @@ export class Consumer {
       this.noteExit(raw);
       return this.json.record(cpu, ep, data, { aggs: this.aggs, printf: this.symbols, setopt: (o, v) => this.setopt(ep, o, v) });
     }
+    const buffered = this.opts.buffered;
     let line = '';
-    if (this.flow) {
+    // Under -B each record's output is its own piece; otherwise the record's line grows.
+    const emit = (text: string, r: RecordDescription) => {
+      if (!buffered) line += text;
+      else if (text !== '') buffered({ text, probe: ep.probe, rec: r, flags: 0 });
+    };
+    if (buffered) {
+      // dtrace(1) has no output file: no heading, prefix or newline.
+    } else if (this.flow) {
       if (!this.headerPrinted) this.opts.out(flowHeading());
       this.headerPrinted = true;
       line = this.flow.prefix(cpu, ep, next);
@@ -195,16 +209,16 @@ export class Consumer {
           ({ args, last: i } = printfArgs(recs, i, data));
           const text = formatPrintf(r.format ?? '', args, this.symbols);
           if (r.action === D.DTRACEACT_SYSTEM) line = runSystem(text, line, this.opts.out);
-          else line += text;
+          else emit(text, r);
           break;
         }
         case D.DTRACEACT_DIFEXPR:
           if (r.size === 0) break; // an expression statement: side effects only
           if (isPrintFormat(r.format)) {
-            line += formatPrint(r.format, data.subarray(r.offset, r.offset + r.size));
+            emit(formatPrint(r.format, data.subarray(r.offset, r.offset + r.size)), r);
             break;
           }
-          line += formatTraceValue(decode(r, data), { quiet: this.quiet, strsize: this.opts.strsize, rawbytes: this.rawbytes });
+          emit(formatTraceValue(decode(r, data), { quiet: this.quiet, strsize: this.opts.strsize, rawbytes: this.rawbytes }), r);
           break;
         case D.DTRACEACT_PRINTA:
         case D.DTRACEACT_LIBACT: {
@@ -215,7 +229,8 @@ export class Consumer {
             break;
           }
           const used = aggregationRecord(this.aggs, recs, i, data);
-          line += used.text;
+          if (buffered && used.text !== '') this.bufferAggregations(used.ids, used.text, r.format !== undefined);
+          else line += used.text;
           i += used.consumed - 1;
           break;
         }
@@ -225,7 +240,7 @@ export class Consumer {
         case D.DTRACEACT_TRACEMEM: {
           // The dynamic size, when given, shows fewer of the traced bytes (never more).
           const n = tracememSize > 0 && tracememSize < r.size ? tracememSize : r.size;
-          line += formatTracemem(data.subarray(r.offset, r.offset + n), this.quiet);
+          emit(formatTracemem(data.subarray(r.offset, r.offset + n), this.quiet), r);
           tracememSize = 0;
           break;
         }
@@ -236,12 +251,20 @@ export class Consumer {
           }
           break;
         default:
-          if (isSymbolicAction(r.action)) line += formatSymbolicRecord(r, data);
+          if (isSymbolicAction(r.action)) emit(formatSymbolicRecord(r, data), r);
           break;
       }
     }
+    if (buffered) return;
     if (!this.quiet) line += '\n';
     this.opts.out(line);
+  }
+
+  /** -B: printa()'s or the exit's output of aggregations, a piece for them as libdtrace flushes it. */
+  private bufferAggregations(ids: number[], text: string, formatted: boolean): void {
+    const d = this.enabled.aggregations.find((a) => a.id === ids[0]);
+    const agg = d && { name: d.name, varid: d.id, id: d.id, nrecs: d.keys.length + 1 };
+    this.opts.buffered!({ text, agg, flags: (formatted ? BUFDATA_AGGFORMAT : BUFDATA_AGGVAL) | BUFDATA_AGGLAST });
   }
 
   /**
@@ -291,7 +314,8 @@ export class Consumer {
 
   /** Print every aggregation, as dtrace does at exit. */
   printAggregations(): void {
-    this.opts.out(this.aggs.formatAll());
+    if (!this.opts.buffered) return this.opts.out(this.aggs.formatAll());
+    for (const { id, text } of this.aggs.formatEach()) this.bufferAggregations([id], text, false);
   }
 
   /**
@@ -300,7 +324,7 @@ export class Consumer {
    */
   finish(structuredAggregations: boolean): void {
     if (this.json) return this.json.close(structuredAggregations ? this.aggs.pendingTables() : []);
-    this.opts.out('\n');
+    if (!this.opts.buffered) this.opts.out('\n');
     this.printAggregations();
   }
 

@@ -87,6 +87,17 @@ describe('usage', () => {
     }
   });
 
+  test('-B is not valid with -G, -h, -l or -o', () => {
+    for (const opt of [['-G'], ['-h'], ['-l']]) {
+      const r = dtrace(['-B', ...opt, '-n', 'BEGIN']);
+      expect(r.stderr).toBe('dtrace: -B not valid in combination with [-AGl] options\n');
+      expect(r.status).toBe(2);
+    }
+    const r = dtrace(['-B', '-o', path.join(work, 'b.out'), '-n', 'BEGIN']);
+    expect(r.stderr).toBe('dtrace: -B not valid in combination with -o option\n');
+    expect(r.status).toBe(2);
+  });
+
   test('-G and -h need a program, and -h an output name when it cannot name one after a script', () => {
     for (const opt of ['-G', '-h']) {
       const r = dtrace([opt]);
@@ -392,6 +403,29 @@ describe.skipIf(skip)(`on the kernel${skip ? ` (skipped: ${skip})` : ''}`, () =>
     expect(none.stdout).toBe(header);
     expect(none.stderr).toBe('dtrace: failed to match :nosuchmodule::: No probe matches description\n');
     expect(none.status).toBe(0);
+  });
+
+  test('-B: each piece of output as the buffered output handler receives it, without dtrace\'s own', () => {
+    const r = dtrace(['-B', '-n', 'BEGIN { printf("a\\nb"); @n[1] = count(); exit(0); }']);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe("dtrace: description 'BEGIN ' matched 1 probe\n");
+    const pieces = r.stdout.split('dtrace: >>> Called buffer handler:\n').slice(1);
+    expect(r.stdout.startsWith('dtrace: >>> Called buffer handler:\n')).toBe(true);
+    expect(pieces.length).toBe(2);
+    // The printf record: its text, its probe and its record description.
+    expect(pieces[0]).toContain('dtrace:       dtbda_buffered => "a\\nb\0"\n');
+    expect(pieces[0]).toContain('dtrace:          dtbda_probe => <non-NULL>\n');
+    expect(pieces[0]).toContain('dtrace:        dtpd_provider => "dtrace\0"\n');
+    expect(pieces[0]).toContain('dtrace:            dtpd_name => "BEGIN\0"\n');
+    expect(pieces[0]).toMatch(/dtrace: {10}dtrd_action => 3\n/); // DTRACEACT_PRINTF
+    // The aggregation printed at exit: its text and description, no probe.
+    expect(pieces[1]).toMatch(/dtbda_buffered => " +1 +1\\n\0"\n/);
+    expect(pieces[1]).toContain('dtrace:          dtbda_probe => <NULL>\n');
+    expect(pieces[1]).toContain('dtrace:          dtbda_flags => 0xa (AGGVAL | AGGLAST)\n');
+    expect(pieces[1]).toContain('dtrace:           dtagd_name => "n\0"\n');
+    // No heading, record prefix or closing newline of dtrace's own.
+    expect(r.stdout).not.toContain('FUNCTION:NAME');
+    expect(r.stdout.endsWith('dtrace: \n')).toBe(true);
   });
 
   test('-b, -F, -v and -x options that exist today are honoured', () => {
