@@ -2,8 +2,12 @@
 // order given (they may be bundled, `-qn X`, and an argument may be attached, `-xquiet`), and the
 // operands ($1, $2, ... of the D program) wherever they appear, as dtrace scans every argument.
 
-/** Option letters and whether each takes an argument (dtrace's option string). */
+/**
+ * Option letters and whether each takes an argument (dtrace's option string). -32 and -64 are
+ * getopt's options 3 and 6 with the arguments 2 and 4.
+ */
 export const OPTION_LETTERS: Record<string, boolean> = {
+  3: true, 6: true,
   a: false, A: false, b: true, B: false, c: true, C: false, D: true, e: false, f: true, F: false, G: false,
   h: false, H: false, i: true, I: true, l: false, L: true, m: true, n: true, O: false, o: true, p: true,
   P: true, q: false, s: true, S: false, U: true, v: false, V: false, w: false, x: true, X: true,
@@ -53,6 +57,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
         if (i + 1 >= argv.length) throw new UsageError(`option requires an argument -- ${letter}`);
         value = argv[++i];
       }
+      if ((letter === '3' && value !== '2') || (letter === '6' && value !== '4')) throw new UsageError(`illegal option -- ${letter}${value}`);
       out.options.push({ letter, value });
       break;
     }

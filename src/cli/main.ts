@@ -205,6 +205,8 @@ async function run(argv: string[]): Promise<number> {
   }
   if (count('a') || count('A'))
     throw new Fatal(`-${count('a') ? 'a' : 'A'}: anonymous tracing is not available on Linux: it needs the Solaris DTrace driver, which keeps enablings from boot on`);
+  // -64 is the data model this dtrace always compiles for; -32 asks for one it cannot.
+  if (count('3')) throw new Fatal('-32: 32-bit D programs are not supported: this dtrace compiles for the 64-bit data model of the kernel it runs on');
   const listing = count('l') > 0;
   const execute = count('e') === 0;
   // -B: output through the buffered output handler (consumer/buffered.ts), only when tracing.

@@ -1,6 +1,6 @@
 // dtrace(1)'s usage text (printed on usage errors and by --help) and -V's D API version.
 
-export const USAGE = `Usage: dtrace [-aABCeFGhHlOqSvVwZ] [-b bufsz] [-c cmd] [-D name[=def]]
+export const USAGE = `Usage: dtrace [-32|-64] [-aABCeFGhHlOqSvVwZ] [-b bufsz] [-c cmd] [-D name[=def]]
 	[-I path] [-L path] [-o output] [-p pid] [-s script] [-U name]
 	[-x opt[=val]] [-X a|c|s|t]
 
@@ -12,6 +12,9 @@ export const USAGE = `Usage: dtrace [-aABCeFGhHlOqSvVwZ] [-b bufsz] [-c cmd] [-D
 
 	predicate -> '/' D-expression '/'
 	   action -> '{' D-statements '}'
+
+	-32 generate 32-bit D programs (not supported)
+	-64 generate 64-bit D programs (the default)
 
 	-a  take over the anonymous tracing state (not on Linux)
 	-A  emit configuration for anonymous tracing (not on Linux)

@@ -87,6 +87,20 @@ describe('usage', () => {
     }
   });
 
+  test('-64 is the data model dtrace uses; -32 is refused; -3x and -6x are illegal options', () => {
+    const r = dtrace(['-32', '-n', 'BEGIN']);
+    expect(r.stderr).toBe('dtrace: -32: 32-bit D programs are not supported: this dtrace compiles for the 64-bit data model of the kernel it runs on\n');
+    expect(r.status).toBe(1);
+    for (const [opt, shown] of [['-33', '33'], ['-63', '63']]) {
+      const bad = dtrace([opt, '-n', 'BEGIN']);
+      expect(bad.stderr).toBe(`dtrace: illegal option -- ${shown}\n${USAGE}`);
+      expect(bad.status).toBe(2);
+    }
+    const ok = dtrace(['-64', '-e', '-n', 'BEGIN { trace(sizeof(long)); }']);
+    expect(ok.stderr).toBe('');
+    expect(ok.status).toBe(0);
+  });
+
   test('-B is not valid with -G, -h, -l or -o', () => {
     for (const opt of [['-G'], ['-h'], ['-l']]) {
       const r = dtrace(['-B', ...opt, '-n', 'BEGIN']);
