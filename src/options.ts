@@ -6,6 +6,7 @@
 
 import { readFileSync } from 'node:fs';
 import { API_VERSION } from './version.js';
+import { parseAttribute } from './providers/provider.js';
 
 /** A rejected option. The message is dtrace(1)'s `failed to set -x NAME: REASON`. */
 export class OptionError extends Error {
@@ -28,11 +29,11 @@ export const INVALID_VALUE = 'Invalid value for specified option';
  *  iregs    the number of DIF integer registers: only all 8 are enough
  *  lockmem  a size, or "unlimited"
  */
-type Kind = 'flag' | 'runtime' | 'size' | 'rate' | 'string' | 'enum' | 'version' | 'iregs' | 'lockmem' | 'oformat';
+type Kind = 'flag' | 'runtime' | 'size' | 'rate' | 'string' | 'enum' | 'version' | 'iregs' | 'lockmem' | 'oformat' | 'attribute';
 
 const OPTIONS: Record<string, { kind: Kind; values?: string[]; caseless?: boolean }> = {
   // compiler options
-  amin: { kind: 'string' },
+  amin: { kind: 'attribute' },
   argref: { kind: 'flag' },
   core: { kind: 'flag' },
   cpp: { kind: 'flag' },
@@ -177,7 +178,6 @@ function versionNumber(text: string): number | null {
  * (after their value is checked), rather than accepted and ignored.
  */
 const REFUSED: Record<string, (value: string) => string | null> = {
-  amin: () => 'stability minimums are not enforced by this dtrace',
   ctypes: () => 'no CTF is written on Linux: C types come from the kernel\'s BTF',
   dtypes: () => 'no CTF is written on Linux: D types come from the kernel\'s BTF',
   evaltime: (v) => (v === 'exec' ? null : 'a command started by -c is stopped at its exec; only evaltime=exec is supported'),
@@ -280,6 +280,10 @@ function validateOption(name: string, value: string | null): [string, string] {
       if (v === null || !opt.values!.includes(v)) throw bad();
       return [name, v];
     }
+    case 'attribute':
+      // Stability attributes as dtrace_str2attr() reads them ("Evolving/Evolving/Common").
+      if (value === null || parseAttribute(value) === null) throw bad();
+      return [name, value];
     case 'oformat': {
       // libxo's style, then its modifiers: text (or none) and json[,pretty] are what this dtrace writes.
       const [style, ...mods] = (value ?? '').split(',');

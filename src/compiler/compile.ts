@@ -15,7 +15,7 @@ import { KEYWORDS } from './lexer.js';
 import { DIF_VAR_BY_NAME } from '../dif/constants.js';
 import { defineTranslator } from './translators.js';
 import {
-  clauseAttributes, DEF_ATTR, descriptionAttributes, MAX_ATTR, minAttr, providerAttributes, stabilityReport, statementReport,
+  clauseAttributes, DEF_ATTR, parseAttribute, descriptionAttributes, MAX_ATTR, minAttr, providerAttributes, stabilityReport, statementReport,
   type Attribute, type ProgramAttributes,
 } from './stability.js';
 import type { ProbeDescription, Program } from '../dof/program.js';
@@ -126,7 +126,7 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
           for (const p of probes) {
             const attrs = { desc: descriptionAttributes(p, opts.registry), args: providerAttributes(p, opts.registry).args };
             stability.descAttr = minAttr(stability.descAttr, attrs.desc);
-            stability.stmtAttr = minAttr(stability.stmtAttr, clauseAttributes(item, cg.types, attrs.args));
+            stability.stmtAttr = minAttr(stability.stmtAttr, clauseAttributes(item, cg.types, attrs.args, amin(cgOpts.option('amin'))));
             statements.push({ p, ...attrs });
           }
         } else if (item.kind === 'Declaration' && cg.types.declare(item)) {
@@ -178,6 +178,11 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
  * DTrace's lexer refuses a floating-point constant wherever it lexes expressions, so the whole
  * program fails before any clause is checked: the parser keeps them only so this can say where.
  */
+/** -x amin (or its pragma): the lowest attributes a program may use (options.ts checked it). */
+function amin(value: string | undefined): Attribute | undefined {
+  return value === undefined ? undefined : parseAttribute(value) ?? undefined;
+}
+
 function rejectFloatConstants(ast: A.Program): void {
   let first: A.Position | undefined;
   const visit = (node: unknown): void => {

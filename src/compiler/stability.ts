@@ -14,8 +14,12 @@ import type * as A from './ast.js';
 import type { ProbeDescription } from '../dof/program.js';
 import { isGlob } from '../providers/glob.js';
 import { attr, DEPENDENCY_CLASS, STABILITY, type Attribute, type ProviderAttributes } from '../providers/provider.js';
+export { parseAttribute } from '../providers/provider.js';
 import type { ProbeRegistry } from '../providers/registry.js';
 import type { TypeScope } from './ctypes.js';
+import { DtraceError } from './errors.js';
+import { typeName } from './types.js';
+import { DIF_SUBR_BY_NAME } from '../dif/constants.js';
 
 export type { Attribute };
 
@@ -37,6 +41,8 @@ const EVOLVING_SUBROUTINES = new Set([
   'd_path', 'ddi_pathname', 'getmajor', 'getminor', 'htonl', 'htonll', 'htons', 'ntohl', 'ntohll', 'ntohs',
   'mutex_owned', 'mutex_owner', 'mutex_type_adaptive', 'mutex_type_spin', 'rw_iswriter', 'rw_read_held', 'rw_write_held',
 ]);
+
+const AGGREGATING_FUNCTIONS = new Set(['count', 'sum', 'avg', 'min', 'max', 'stddev', 'quantize', 'lquantize', 'llquantize']);
 
 /** The lower of two attributes, element by element (dt_attr_min). */
 export function minAttr(a: Attribute, b: Attribute): Attribute {
@@ -65,17 +71,39 @@ export function descriptionAttributes(p: ProbeDescription, registry: ProbeRegist
   return a;
 }
 
-/** A clause's statement attributes: its actions' and predicate's (dt_cook_clause). */
-export function clauseAttributes(c: A.Clause, types: TypeScope, args: Attribute): Attribute {
-  const walker = new AttributeWalk(types, args);
+/** An attribute as DTrace writes it: "Stable/Private/Common". */
+export function attributeString(a: Attribute): string {
+  return `${a.name}/${a.data}/${a.dependency}`;
+}
+
+/** dt_attr_cmp(a, b) < 0: some element of `a` is lower than `b`'s. */
+function below(a: Attribute, b: Attribute): boolean {
+  return STABILITY.indexOf(a.name) < STABILITY.indexOf(b.name) || STABILITY.indexOf(a.data) < STABILITY.indexOf(b.data) ||
+    DEPENDENCY_CLASS.indexOf(a.dependency) < DEPENDENCY_CLASS.indexOf(b.dependency);
+}
+
+/**
+ * A clause's statement attributes: its actions' and predicate's (dt_cook_clause). With `amin`
+ * (-x amin), an identifier, call or type whose attributes are below it is the compile error
+ * D_ATTR_MIN, as libdtrace reports it when it assigns a node its attributes.
+ */
+export function clauseAttributes(c: A.Clause, types: TypeScope, args: Attribute, amin?: Attribute): Attribute {
+  const walker = new AttributeWalk(types, args, amin);
   let a = DEF_ATTR;
-  for (const s of c.body ?? []) a = minAttr(a, walker.statement(s));
   if (c.predicate) a = minAttr(a, walker.expr(c.predicate));
+  for (const s of c.body ?? []) a = minAttr(a, walker.statement(s));
   return a;
 }
 
 class AttributeWalk {
-  constructor(private types: TypeScope, private args: Attribute) {}
+  constructor(private types: TypeScope, private args: Attribute, private amin?: Attribute) {}
+
+  /** A node's attributes, checked against -x amin; `what` names the node as libdtrace does. */
+  private check(a: Attribute, what: () => string, at: A.Expression): Attribute {
+    if (this.amin && below(a, this.amin))
+      throw new DtraceError('D_ATTR_MIN', `attributes for ${what()} (${attributeString(a)}) are less than predefined minimum`, { line: at.line, file: at.file });
+    return a;
+  }
 
   statement(s: A.Statement): Attribute {
     if (s.kind === 'ExpressionStatement') return this.expr(s.expression);
@@ -87,24 +115,26 @@ class AttributeWalk {
   expr(e: A.Expression): Attribute {
     switch (e.kind) {
       case 'Identifier':
-        if (e.module !== undefined) return KERNEL_ATTR;
-        return e.name === 'curthread' ? CURTHREAD_ATTR : DEF_ATTR;
+        if (e.module !== undefined) return this.check(KERNEL_ATTR, () => `symbol ${e.module}\`${e.name}`, e);
+        return this.check(e.name === 'curthread' ? CURTHREAD_ATTR : DEF_ATTR, () => `scalar ${e.name}`, e);
       case 'Index':
         if (e.base.kind === 'Identifier' && e.base.name === 'args' && e.base.module === undefined)
-          return this.all(e.keys, minAttr(DEF_ATTR, this.args));
+          return this.all(e.keys, this.check(minAttr(DEF_ATTR, this.args), () => 'associative array args', e.base));
         return this.all(e.keys, this.expr(e.base));
       case 'Call': {
         const name = e.callee.kind === 'Identifier' ? e.callee.name : '';
-        return this.all(e.args, EVOLVING_SUBROUTINES.has(name) ? EVOLVING_ATTR : DEF_ATTR);
+        const args = this.all(e.args, DEF_ATTR);
+        const kind = DIF_SUBR_BY_NAME.has(name) ? 'function' : AGGREGATING_FUNCTIONS.has(name) ? 'aggregating function' : 'tracing function';
+        return minAttr(args, this.check(EVOLVING_SUBROUTINES.has(name) ? EVOLVING_ATTR : DEF_ATTR, () => `${kind} ${name}( )`, e));
       }
       case 'Member':
         return this.expr(e.object);
       case 'Cast':
       case 'Xlate':
-        return minAttr(this.type(e.type.type), this.expr(e.operand));
+        return minAttr(this.typeAt(e.type.type, e), this.expr(e.operand));
       case 'SizeofType':
       case 'Offsetof':
-        return this.type(e.type.type);
+        return this.typeAt(e.type.type, e);
       default:
         return this.all(children(e), DEF_ATTR);
     }
@@ -114,6 +144,10 @@ class AttributeWalk {
     let a = start;
     for (const x of list) a = minAttr(a, this.expr(x));
     return a;
+  }
+
+  private typeAt(t: A.TypeExpression, at: A.Expression): Attribute {
+    return this.check(this.type(t), () => `type ${typeName(this.types.resolve(t))}`, at);
   }
 
   /** D's own types are Stable; the kernel's are Private (dt_node_type). */

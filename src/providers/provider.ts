@@ -229,3 +229,18 @@ export interface Provider {
 export function attr(name: Stability, data: Stability, dependency: DependencyClass): Attribute {
   return { name, data, dependency };
 }
+
+/**
+ * -x amin's value as dtrace_str2attr() reads it: up to three '/'-separated names, in any case,
+ * for the name stability, the data stability and the dependency class; the ones left out are the
+ * highest (Standard/Standard/Common). null when it is not one.
+ */
+export function parseAttribute(text: string): Attribute | null {
+  const parts = text === '' ? [] : text.split('/');
+  if (parts.length > 3 || parts.some((p) => p === '')) return null;
+  const find = <T extends string>(names: readonly T[], p: string) => names.find((n) => n.toLowerCase() === p.toLowerCase());
+  const name = parts[0] === undefined ? 'Standard' : find(STABILITY, parts[0]);
+  const data = parts[1] === undefined ? 'Standard' : find(STABILITY, parts[1]);
+  const dependency = parts[2] === undefined ? 'Common' : find(DEPENDENCY_CLASS, parts[2]);
+  return name && data && dependency ? { name, data, dependency } : null;
+}

@@ -1,0 +1,4 @@
+/* flags: -x amin=Stable/Sturdy */
+BEGIN
+{
+}
