@@ -185,7 +185,6 @@ const REFUSED: Record<string, (value: string) => string | null> = {
   knodefs: () => 'unresolved kernel symbols are always an error here',
   late: (v) => (v === 'static' ? null : 'translators are always applied statically here'),
   linktype: (v) => (v === 'elf' ? null : 'dtrace -G writes ELF objects only'),
-  pspec: () => 'not supported by this compiler',
   tree: () => 'this compiler does not dump its parse trees',
 };
 

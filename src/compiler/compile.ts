@@ -102,7 +102,7 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
     cgOpts.arg0 = source.kind === 's' ? source.name : 'dtrace';
     try {
       const ast = parse(source.text, {
-        file: source.kind === 's' ? source.name : undefined, probeSpec: source.kind !== 's',
+        file: source.kind === 's' ? source.name : undefined, probeSpec: source.kind !== 's' || isSet(opts.options, 'pspec'),
         isTypeName: (n) => cg.types.isTypeName(n),
       });
       rejectFloatConstants(ast);

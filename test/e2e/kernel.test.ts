@@ -157,6 +157,18 @@ describe.skipIf(skip)(`kernel${skip ? ` (skipped: ${skip})` : ''}`, () => {
     expect(all.stdout.split('\n').length).toBeGreaterThan(700);
   });
 
+  test('a reader that goes away (| head) ends dtrace quietly, status 141, nothing left in the kernel', async () => {
+    const d = dtraceAsync(['-qn', 'tick-1ms { printf("%d\\n", i++); }']);
+    await d.waitFor(/\n/);
+    const ids = progIds(d.child.pid!);
+    expect(ids.length).toBeGreaterThanOrEqual(1);
+    d.child.stdout.destroy(); // the reader closes its end of the pipe
+    const r = await d.done;
+    expect(r.status).toBe(141);
+    expect(r.stderr).toBe("");
+    expect(heldAnywhere(ids)).toBe(false);
+  });
+
   for (const how of ['exit', 'SIGINT', 'SIGKILL'] as const) {
     test(`nothing is left in the kernel after dtrace ends by ${how}`, async () => {
       const prog = how === 'exit' ? 'tick-2s { exit(0); }' : 'tick-60s { exit(0); }';
