@@ -106,6 +106,14 @@ export const DOF_DIFOHDR_SIZE = 12; // dof_difohdr_t: a type and at least one li
 export const DOF_DIFV_SIZE = 20; // dtrace_difv_t
 export const DOF_OPTDESC_SIZE = 16; // dof_optdesc_t
 export const DIF_INSTR_SIZE = 4; // dif_instr_t
+export const DOF_PROVIDER_SIZE = 44; // dof_provider_t, with dofpv_prenoffs
+export const DOF_PROVIDER_V1_SIZE = 40; // dof_provider_t of DOF version 1 (no is-enabled offsets)
+export const DOF_PROBE_SIZE = 48; // dof_probe_t
+
+/** A stability attribute triple as DOF stores it (DOF_ATTR): name, data and class in a u32. */
+export function dofAttr(name: number, data: number, cls: number): number {
+  return ((name << 24) | (data << 16) | (cls << 8)) >>> 0;
+}
 
 /**
  * This project's extension of dof_probedesc_t: a dof_stridx_t after dofp_id naming the RFD 2

@@ -10,7 +10,8 @@ import { readDof } from './reader.js';
 import { DOF_HDR_SIZE, DOF_SEC_SIZE, sectionTypeName } from './constants.js';
 import { DTRACEACT_NAMES, isAggregatingAction } from '../dif/constants.js';
 import { disassembleDifo } from '../dif/disasm.js';
-import { probeDescriptionString, type ActionDescription, type Program } from './program.js';
+import { probeDescriptionString, type ActionDescription, type Program, type UsdtProvider } from './program.js';
+import type { Attribute } from '../providers/provider.js';
 
 const hex = (v: bigint | number): string => `0x${v.toString(16)}`;
 
@@ -66,6 +67,22 @@ function actionLines(a: ActionDescription, k: number): string[] {
   return lines;
 }
 
+/** A USDT provider: its attributes, then each probe with its arguments and sites. */
+function providerLines(p: UsdtProvider): string[] {
+  const attr = (a: Attribute) => `${a.name}/${a.data}/${a.dependency}`;
+  const a = p.attributes;
+  const lines = [
+    `PROVIDER ${p.name}`,
+    `  attributes: provider ${attr(a.provider)}, module ${attr(a.module)}, function ${attr(a.function)}, name ${attr(a.name)}, args ${attr(a.args)}`,
+  ];
+  for (const pr of p.probes) {
+    lines.push(`  probe ${pr.name} in ${pr.func} (addr ${hex(pr.addr)})`);
+    lines.push(`    native (${pr.nativeTypes.join(', ')}), translated (${pr.translatedTypes.join(', ')}), mapping [${pr.argMap.join(', ')}]`);
+    lines.push(`    offsets [${pr.offsets.map(hex).join(', ')}], is-enabled offsets [${pr.enabledOffsets.map(hex).join(', ')}]`);
+  }
+  return lines;
+}
+
 function indent(text: string, by: string): string[] {
   return text.replace(/\n$/, '').split('\n').map((l) => (l === '' ? '' : by + l));
 }
@@ -89,6 +106,7 @@ export function dumpProgram(p: Program): string {
     for (const [k, v] of p.options) lines.push(`  ${k} = ${v}`);
     lines.push('');
   }
+  for (const pv of p.providers ?? []) lines.push(...providerLines(pv), '');
   return lines.join('\n');
 }
 

@@ -5,6 +5,8 @@
 // reader decodes them, and the kernel bridge (device) consumes the decoded form. Nothing after the
 // DOF writer sees the AST: everything a later stage needs must be expressible here.
 
+import type { ProviderAttributes } from '../providers/provider.js';
+
 /** A DIF type (dtrace_diftype_t). */
 export interface DifType {
   kind: number; // DIF_TYPE_CTF (0) or DIF_TYPE_STRING (1)
@@ -63,11 +65,32 @@ export interface EcbDescription {
   uarg: bigint; // user argument: the index of the clause (statement) in the program
 }
 
+/** A USDT probe of a provider a program defines (dof_probe_t), with its sites. */
+export interface UsdtProbe {
+  func: string; // the function the probe sites are in
+  name: string; // the probe name (the declaration's name, `__` as `-`)
+  addr: bigint; // dofpr_addr: the function's address; 0 in a relocatable object
+  nativeTypes: string[]; // the C types of the arguments the program passes
+  translatedTypes: string[]; // the argument types D sees (the declaration's, after translation)
+  argMap: number[]; // for each translated argument, the native argument it comes from
+  offsets: number[]; // the probe sites, as offsets from the function's start
+  enabledOffsets: number[]; // the is-enabled sites (`PROVIDER_PROBE_ENABLED()`), the same way
+}
+
+/** A USDT provider a program defines (dof_provider_t): what `dtrace -G` describes in DOF. */
+export interface UsdtProvider {
+  name: string;
+  attributes: ProviderAttributes; // provider, module, function, name and args stability
+  probes: UsdtProbe[];
+}
+
 /** A compiled D program: what DOF encodes. */
 export interface Program {
   ecbs: EcbDescription[];
   /** Options set by the program (#pragma D option) or the command line (-x), name -> value. */
   options: Map<string, string>;
+  /** USDT providers the program defines, with their probe sites (dtrace -G). */
+  providers?: UsdtProvider[];
 }
 
 export function probeDescriptionString(p: ProbeDescription): string {

@@ -6,7 +6,10 @@
 // indexes outside the buffer and every loop is bounded by the input's size. It reads what
 // writer.ts writes (see there for how the model's extra fields are carried), and DOF from libdtrace.
 
-import type { ActionDescription, DifType, DifVar, Difo, EcbDescription, ProbeDescription, Program } from './program.js';
+import type {
+  ActionDescription, DifType, DifVar, Difo, EcbDescription, ProbeDescription, Program, UsdtProbe, UsdtProvider,
+} from './program.js';
+import { DEPENDENCY_CLASS, STABILITY, type Attribute } from '../providers/provider.js';
 import * as D from '../dif/constants.js';
 import { difIndex, difLabel, difOp, difR1, difR2, difRd, isBranchOp } from '../dif/builder.js';
 import {
@@ -48,6 +51,14 @@ import {
   DOF_SECT_PROBEDESC,
   DOF_SECT_STRTAB,
   DOF_SECT_VARTAB,
+  DOF_PROBE_SIZE,
+  DOF_PROVIDER_SIZE,
+  DOF_PROVIDER_V1_SIZE,
+  DOF_SECT_PRARGS,
+  DOF_SECT_PRENOFFS,
+  DOF_SECT_PROBES,
+  DOF_SECT_PROFFS,
+  DOF_SECT_PROVIDER,
   DOF_VERSION_1,
   DOF_VERSION_2,
   DTRACEOPT_NAMES,
@@ -81,6 +92,7 @@ function safe(v: bigint, what: string): number {
 class DofReader {
   private readonly sections: Section[] = [];
   private readonly loadsz: number;
+  private readonly version: number;
 
   constructor(private readonly buf: Buffer) {
     if (buf.length < DOF_HDR_SIZE) {
@@ -122,6 +134,7 @@ class DofReader {
     if (secoff < hdrsize) fail(`section headers at offset ${secoff} overlap the header`);
     if (secoff + secnum * secsize > loadsz) fail(`${secnum} section headers extend past the loadable data`);
     this.loadsz = loadsz;
+    this.version = version;
 
     for (let i = 0; i < secnum; i++) {
       const h = secoff + i * secsize;
@@ -160,12 +173,90 @@ class DofReader {
   read(): Program {
     const ecbs: EcbDescription[] = [];
     const options = new Map<string, string>();
+    const providers: UsdtProvider[] = [];
     for (const s of this.sections) {
       if (!(s.flags & DOF_SECF_LOAD)) continue;
       if (s.type === DOF_SECT_ECBDESC) ecbs.push(this.ecb(s));
       else if (s.type === DOF_SECT_OPTDESC) this.options(s, options);
+      else if (s.type === DOF_SECT_PROVIDER) providers.push(this.provider(s));
     }
-    return { ecbs, options };
+    return providers.length > 0 ? { ecbs, options, providers } : { ecbs, options };
+  }
+
+  /** A USDT provider, checked as the kernel's dtrace_helper_provider_validate() checks it. */
+  private provider(s: Section): UsdtProvider {
+    const where = `provider in section ${s.index}`;
+    const size = this.version === DOF_VERSION_1 ? DOF_PROVIDER_V1_SIZE : DOF_PROVIDER_SIZE;
+    this.expect(s, 4, size, 'PROVIDER');
+    const o = s.offset;
+    const word = (k: number) => this.buf.readUInt32LE(o + 4 * k);
+    const strtab = this.link(word(0), DOF_SECT_STRTAB, where);
+    const probes = this.link(word(1), DOF_SECT_PROBES, where);
+    const args = this.link(word(2), DOF_SECT_PRARGS, where);
+    const offs = this.link(word(3), DOF_SECT_PROFFS, where);
+    const name = this.string(strtab, word(4), `${where}, name`);
+    if (name === '' || name.length >= 64) fail(`${where}: invalid provider name "${name}"`);
+    const attributes = {
+      provider: this.attr(word(5), where), module: this.attr(word(6), where), function: this.attr(word(7), where),
+      name: this.attr(word(8), where), args: this.attr(word(9), where),
+    };
+    const enoffsec = size === DOF_PROVIDER_SIZE ? word(10) : DOF_SECIDX_NONE;
+    const enoffs = enoffsec === DOF_SECIDX_NONE ? null : this.link(enoffsec, DOF_SECT_PRENOFFS, where);
+    if (probes.entsize < DOF_PROBE_SIZE) fail(`${where}: probe entry size ${probes.entsize} is less than ${DOF_PROBE_SIZE}`);
+    for (const [sec, what, align] of [[offs, 'PROFFS', 4], [enoffs, 'PRENOFFS', 4], [args, 'PRARGS', 1]] as const) {
+      if (sec === null) continue;
+      this.expect(sec, align, 0, what);
+      if (sec.entsize !== align) fail(`${where}: ${what} entry size ${sec.entsize} is not ${align}`);
+    }
+    const list: UsdtProbe[] = [];
+    for (let off = 0; off + DOF_PROBE_SIZE <= probes.size; off += probes.entsize) {
+      list.push(this.usdtProbe(probes.offset + off, `probe ${off / probes.entsize} of ${where}`, strtab, args, offs, enoffs));
+    }
+    return { name, attributes, probes: list };
+  }
+
+  private usdtProbe(o: number, where: string, strtab: Section, args: Section, offs: Section, enoffs: Section | null): UsdtProbe {
+    const b = this.buf;
+    const func = this.string(strtab, b.readUInt32LE(o + 8), `${where}, function`);
+    const name = this.string(strtab, b.readUInt32LE(o + 12), `${where}, name`);
+    if (func === '' || name === '') fail(`${where}: invalid function or name`);
+    const nargc = b[o + 32]!, xargc = b[o + 33]!;
+    const argidx = b.readUInt32LE(o + 24), offidx = b.readUInt32LE(o + 28), noffs = b.readUInt16LE(o + 34);
+    const enoffidx = b.readUInt32LE(o + 36), nenoffs = b.readUInt16LE(o + 40);
+    if (noffs + nenoffs === 0) fail(`${where}: zero probe and is-enabled offsets`);
+    const words = (sec: Section | null, idx: number, n: number, what: string): number[] => {
+      if (n === 0) return [];
+      if (sec === null || idx + n > sec.size / 4) fail(`${where}: invalid ${what}`);
+      return Array.from({ length: n }, (_, k) => b.readUInt32LE(sec.offset + 4 * (idx + k)));
+    };
+    const offsets = words(offs, offidx, noffs, 'probe offset');
+    const enabledOffsets = words(enoffs, enoffidx, nenoffs, 'is-enabled offset');
+    if (argidx + xargc > args.size) fail(`${where}: invalid args`);
+    const argMap = Array.from({ length: xargc }, (_, k) => b[args.offset + argidx + k]!);
+    if (argMap.some((a) => a >= nargc)) fail(`${where}: argument mapping names a native argument it does not have`);
+    return {
+      func, name, addr: b.readBigUInt64LE(o),
+      nativeTypes: this.stringRun(strtab, b.readUInt32LE(o + 16), nargc, `${where}, native types`),
+      translatedTypes: this.stringRun(strtab, b.readUInt32LE(o + 20), xargc, `${where}, translated types`),
+      argMap, offsets, enabledOffsets,
+    };
+  }
+
+  /** `n` strings laid out one after another from offset `off`. */
+  private stringRun(strtab: Section, off: number, n: number, what: string): string[] {
+    const out: string[] = [];
+    for (let k = 0; k < n; k++) {
+      const s = this.string(strtab, off, what);
+      out.push(s);
+      off += Buffer.byteLength(s) + 1;
+    }
+    return out;
+  }
+
+  private attr(w: number, where: string): Attribute {
+    const name = STABILITY[(w >>> 24) & 0xff], data = STABILITY[(w >>> 16) & 0xff], dependency = DEPENDENCY_CLASS[(w >>> 8) & 0xff];
+    if (!name || !data || !dependency) fail(`${where}: invalid stability attributes 0x${w.toString(16)}`);
+    return { name, data, dependency };
   }
 
   /** The section a link names, which must exist, be loaded and have the expected type. */

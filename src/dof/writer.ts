@@ -20,7 +20,8 @@
 //   option string"); on such a host, options must go in separately as integers, as libdtrace's
 //   dtrace_getopt_dof() does.
 
-import type { ActionDescription, DifType, Difo, EcbDescription, ProbeDescription, Program } from './program.js';
+import type { ActionDescription, DifType, Difo, EcbDescription, ProbeDescription, Program, UsdtProvider } from './program.js';
+import { DEPENDENCY_CLASS, STABILITY, type Attribute } from '../providers/provider.js';
 import { DIF_DIR_NREGS, DIF_DTR_NREGS, DIF_VERSION_2, DTRACEACT_DIFEXPR, isAggregatingAction, isPrintfLikeAction } from '../dif/constants.js';
 import {
   DIF_INSTR_SIZE,
@@ -36,6 +37,15 @@ import {
   DOF_MAG_MAG3,
   DOF_MODEL_LP64,
   DOF_OPTDESC_NAMED_SIZE,
+  DOF_PROBE_SIZE,
+  DOF_PROVIDER_SIZE,
+  DOF_SECT_PRARGS,
+  DOF_SECT_PRENOFFS,
+  DOF_SECT_PROBES,
+  DOF_SECT_PROFFS,
+  DOF_SECT_PROVIDER,
+  DOF_VERSION_2,
+  dofAttr,
   DOF_PROBEDESC_INSTANCE_SIZE,
   DOF_PROBEDESC_SIZE,
   DOF_SEC_SIZE,
@@ -85,6 +95,17 @@ class StringTable {
     return off;
   }
 
+  /** Strings laid out one after another (dof_probe_t's argument types): the first one's offset. */
+  addRun(strings: string[], what: string): number {
+    if (strings.length === 0) return 0;
+    const offsets = strings.map((s) => {
+      const bytes = Buffer.from(s, 'utf8');
+      if (bytes.includes(0)) throw new Error(`DOF: ${what} contains a NUL byte: ${JSON.stringify(s)}`);
+      return this.append(bytes);
+    });
+    return offsets[0]!;
+  }
+
   toBuffer(): Buffer {
     return Buffer.concat(this.chunks, this.length);
   }
@@ -112,6 +133,8 @@ class DofBuilder {
   readonly sections: Section[] = [];
   readonly strings = new StringTable();
   readonly strsec: number;
+  /** DOF version 1, or 2 once a provider has is-enabled offsets. */
+  private version = DOF_VERSION_1;
 
   constructor() {
     // Filled in by finish(); section 0 so every structure can name it before it is complete.
@@ -254,6 +277,59 @@ class DofBuilder {
     this.add(DOF_SECT_OPTDESC, 8, DOF_OPTDESC_NAMED_SIZE, data);
   }
 
+  /**
+   * A USDT provider as libdtrace's dof_add_provider() lays it out: its own string table, its
+   * probes, their argument mappings, probe offsets and is-enabled offsets, and the provider.
+   */
+  provider(p: UsdtProvider): void {
+    const where = `provider ${p.name}`;
+    const strings = new StringTable();
+    const probes = Buffer.alloc(p.probes.length * DOF_PROBE_SIZE);
+    const args: number[] = [];
+    const offs: number[] = [];
+    const enoffs: number[] = [];
+    p.probes.forEach((pr, i) => {
+      const what = `${where}, probe ${pr.name}`;
+      if (pr.offsets.length + pr.enabledOffsets.length === 0) throw new Error(`DOF: ${what} has no probe sites`);
+      if (pr.argMap.length !== pr.translatedTypes.length) throw new Error(`DOF: ${what}: one argument mapping is needed for each translated argument`);
+      if (pr.argMap.some((a) => a >= pr.nativeTypes.length)) throw new Error(`DOF: ${what}: an argument mapping names a native argument it does not have`);
+      const o = i * DOF_PROBE_SIZE;
+      probes.writeBigUInt64LE(u64(pr.addr), o);
+      probes.writeUInt32LE(strings.add(pr.func, `${what}: function`), o + 8);
+      probes.writeUInt32LE(strings.add(pr.name, `${what}: name`), o + 12);
+      probes.writeUInt32LE(strings.addRun(pr.nativeTypes, `${what}: native type`), o + 16);
+      probes.writeUInt32LE(strings.addRun(pr.translatedTypes, `${what}: translated type`), o + 20);
+      probes.writeUInt32LE(args.length, o + 24);
+      probes.writeUInt32LE(offs.length, o + 28);
+      probes.writeUInt8(byte(pr.nativeTypes.length, `${what}: native argument count`), o + 32);
+      probes.writeUInt8(byte(pr.translatedTypes.length, `${what}: translated argument count`), o + 33);
+      probes.writeUInt16LE(half(pr.offsets.length, `${what}: probe offsets`), o + 34);
+      probes.writeUInt32LE(enoffs.length, o + 36);
+      probes.writeUInt16LE(half(pr.enabledOffsets.length, `${what}: is-enabled offsets`), o + 40);
+      args.push(...pr.argMap);
+      offs.push(...pr.offsets);
+      enoffs.push(...pr.enabledOffsets);
+    });
+    const name = strings.add(p.name, `${where}: name`);
+    const strtab = this.add(DOF_SECT_STRTAB, 1, 0, strings.toBuffer());
+    const probesec = this.add(DOF_SECT_PROBES, 8, DOF_PROBE_SIZE, probes);
+    const argsec = this.add(DOF_SECT_PRARGS, 1, 1, Buffer.from(args.map((a) => byte(a, `${where}: argument mapping`))));
+    const words = (xs: number[]) => {
+      const b = Buffer.alloc(xs.length * 4);
+      xs.forEach((x, i) => b.writeUInt32LE(u32(x, `${where}: probe offset`), i * 4));
+      return b;
+    };
+    const offsec = this.add(DOF_SECT_PROFFS, 4, 4, words(offs));
+    const enoffsec = enoffs.length > 0 ? this.add(DOF_SECT_PRENOFFS, 4, 4, words(enoffs)) : DOF_SECIDX_NONE;
+    if (enoffs.length > 0) this.version = DOF_VERSION_2;
+    const hdr = Buffer.alloc(DOF_PROVIDER_SIZE);
+    [strtab, probesec, argsec, offsec, name].forEach((v, i) => hdr.writeUInt32LE(v, i * 4));
+    const a = p.attributes;
+    [a.provider, a.module, a.function, a.name, a.args].forEach((x, i) => hdr.writeUInt32LE(attrWord(x), 20 + i * 4));
+    hdr.writeUInt32LE(enoffsec, 40);
+    this.add(DOF_SECT_PROVIDER, 4, 0, hdr);
+  }
+
   finish(): Buffer {
     this.sections[this.strsec]!.data = this.strings.toBuffer();
     const n = this.sections.length;
@@ -273,7 +349,7 @@ class DofBuilder {
     out[3] = DOF_MAG_MAG3;
     out[4] = DOF_MODEL_LP64;
     out[5] = DOF_ENCODE_LSB;
-    out[6] = DOF_VERSION_1; // version 2 only adds is-enabled offsets for USDT providers
+    out[6] = this.version; // version 2 only adds is-enabled offsets for USDT providers
     out[7] = DIF_VERSION_2;
     out[8] = DIF_DIR_NREGS;
     out[9] = DIF_DTR_NREGS;
@@ -304,7 +380,12 @@ export function writeDof(program: Program): Buffer {
   const b = new DofBuilder();
   program.ecbs.forEach((e, i) => b.ecb(e, i));
   b.options(program.options);
+  for (const p of program.providers ?? []) b.provider(p);
   return b.finish();
+}
+
+function attrWord(a: Attribute): number {
+  return dofAttr(STABILITY.indexOf(a.name), STABILITY.indexOf(a.data), DEPENDENCY_CLASS.indexOf(a.dependency));
 }
 
 function writeDifType(buf: Buffer, off: number, t: DifType): void {

@@ -14,7 +14,8 @@ import {
 import * as F from '../../src/dof/constants.js';
 import { readDof, validateDifo } from '../../src/dof/reader.js';
 import { writeDof } from '../../src/dof/writer.js';
-import type { ActionDescription, DifType, Difo, Program } from '../../src/dof/program.js';
+import type { ActionDescription, DifType, Difo, Program, UsdtProvider } from '../../src/dof/program.js';
+import { dumpDof } from '../../src/dof/dump.js';
 import { rng } from '../helpers/rng.js';
 
 const INT64: DifType = { kind: D.DIF_TYPE_CTF, ckind: D.CTF_K_INTEGER, flags: 0, size: 8 };
@@ -425,5 +426,97 @@ describe('DOF reader', () => {
     expect(decoded + rejected).toBe(2000);
     expect(rejected).toBeGreaterThan(0);
     expect(decoded).toBeGreaterThan(0);
+  });
+});
+
+describe('DOF USDT providers', () => {
+  const evolving = { name: 'Evolving', data: 'Evolving', dependency: 'Common' } as const;
+  const priv = { name: 'Private', data: 'Private', dependency: 'Unknown' } as const;
+  const provider = (withEnabled: boolean): UsdtProvider => ({
+    name: 'myapp',
+    attributes: { provider: evolving, module: priv, function: priv, name: evolving, args: evolving },
+    probes: [
+      {
+        func: 'handle_request', name: 'request-start', addr: 0n,
+        nativeTypes: ['char *', 'int'], translatedTypes: ['char *', 'int'], argMap: [0, 1],
+        offsets: [0x1c, 0x80], enabledOffsets: withEnabled ? [0x10] : [],
+      },
+      {
+        func: 'main', name: 'tick', addr: 0x401000n,
+        nativeTypes: ['long'], translatedTypes: [], argMap: [], offsets: [0x4], enabledOffsets: [],
+      },
+      {
+        // The same type twice: the types are laid out one after another, not shared.
+        func: 'handle_request', name: 'pair', addr: 0n,
+        nativeTypes: ['int', 'int'], translatedTypes: ['int'], argMap: [1], offsets: [0x30], enabledOffsets: [],
+      },
+    ],
+  });
+
+  it('round-trips providers, probes, argument mappings and offsets; version 2 only with is-enabled offsets', () => {
+    for (const withEnabled of [true, false]) {
+      const program: Program = { ecbs: [], options: new Map(), providers: [provider(withEnabled)] };
+      const dof = writeDof(program);
+      expect(readDof(dof)).toEqual(program);
+      expect(dof[F.DOF_ID_VERSION]).toBe(withEnabled ? F.DOF_VERSION_2 : F.DOF_VERSION_1);
+      const types = sectionsOf(dof).map((s) => s.type);
+      for (const t of [F.DOF_SECT_PROVIDER, F.DOF_SECT_PROBES, F.DOF_SECT_PRARGS, F.DOF_SECT_PROFFS]) expect(types).toContain(t);
+      expect(types.includes(F.DOF_SECT_PRENOFFS)).toBe(withEnabled);
+    }
+  });
+
+  it('lays out dof_provider_t and dof_probe_t as the kernel reads them', () => {
+    const dof = writeDof({ ecbs: [], options: new Map(), providers: [provider(true)] });
+    const secs = sectionsOf(dof);
+    const pv = secs.find((s) => s.type === F.DOF_SECT_PROVIDER)!;
+    expect(pv.size).toBe(44);
+    const probes = secs[dof.readUInt32LE(pv.offset + 4)]!;
+    expect([probes.type, probes.entsize, probes.size]).toEqual([F.DOF_SECT_PROBES, 48, 3 * 48]);
+    // DOF_ATTR(Evolving, Evolving, Common) for the provider's own attributes.
+    expect(dof.readUInt32LE(pv.offset + 20)).toBe((5 << 24) | (5 << 16) | (5 << 8));
+    // The first probe: 2 native and 2 translated arguments, 2 offsets from index 0, 1 is-enabled.
+    const p0 = probes.offset;
+    expect([dof[p0 + 32], dof[p0 + 33], dof.readUInt16LE(p0 + 34), dof.readUInt32LE(p0 + 28), dof.readUInt16LE(p0 + 40)]).toEqual([2, 2, 2, 0, 1]);
+    // The second probe's offsets start after the first's.
+    expect(dof.readUInt32LE(p0 + 48 + 28)).toBe(2);
+    expect(dof.readBigUInt64LE(p0 + 48)).toBe(0x401000n);
+  });
+
+  it('refuses a probe without sites or with a mapping past its arguments', () => {
+    const bad = provider(false);
+    bad.probes[1]!.offsets = [];
+    expect(() => writeDof({ ecbs: [], options: new Map(), providers: [bad] })).toThrow(/probe tick has no probe sites/);
+    const bad2 = provider(false);
+    bad2.probes[2]!.argMap = [2];
+    expect(() => writeDof({ ecbs: [], options: new Map(), providers: [bad2] })).toThrow(/names a native argument/);
+  });
+
+  it('rejects corrupt provider sections with clean errors', () => {
+    const good = writeDof({ ecbs: [], options: new Map(), providers: [provider(true)] });
+    const secs = sectionsOf(good);
+    const prargs = secs.find((s) => s.type === F.DOF_SECT_PRARGS)!;
+    const b = Buffer.from(good);
+    b[prargs.offset] = 9; // a mapping to native argument 9 of 2
+    expect(() => readDof(b)).toThrow(/DOF: probe 0 of provider in section \d+: argument mapping names a native argument/);
+    const probes = secs.find((s) => s.type === F.DOF_SECT_PROBES)!;
+    const c = Buffer.from(good);
+    c.writeUInt16LE(0, probes.offset + 48 + 34); // the tick probe loses its only offset
+    expect(() => readDof(c)).toThrow(/zero probe and is-enabled offsets/);
+    const random = rng(0xd0f);
+    for (let round = 0; round < 1000; round++) {
+      const x = Buffer.from(good);
+      x[Math.floor(random() * x.length)] = Math.floor(random() * 256);
+      try {
+        readDof(x);
+      } catch (e) {
+        expect((e as Error).message).toMatch(/^DOF: /);
+      }
+    }
+  });
+
+  it('dtrace-dofdump shows the providers', () => {
+    const text = dumpDof(writeDof({ ecbs: [], options: new Map(), providers: [provider(true)] }));
+    expect(text).toContain('PROVIDER myapp\n  attributes: provider Evolving/Evolving/Common, module Private/Private/Unknown');
+    expect(text).toContain('  probe request-start in handle_request (addr 0x0)\n    native (char *, int), translated (char *, int), mapping [0, 1]\n    offsets [0x1c, 0x80], is-enabled offsets [0x10]');
   });
 });
