@@ -1,7 +1,8 @@
 // dtrace-dofdump: show a program's DOF decoded, as mdb's ::dofdump / ::dof_hdr / ::difo show it on
 // illumos.
 //
-//   dtrace-dofdump FILE...                      dump DOF files (e.g. written with -o below)
+//   dtrace-dofdump FILE...                      dump DOF files (e.g. written with -o below), or
+//                                               the DOF of objects dtrace -G wrote
 //   dtrace-dofdump [options] -s script.d        compile D as dtrace(1) does and dump its DOF
 //   dtrace-dofdump [options] -n 'probe { ... }'
 //
@@ -19,6 +20,7 @@ import { probeRegistry } from '../providers/registry.js';
 import { isSet, OptionError, parseOptionValue } from '../options.js';
 import { parseArgs, UsageError } from './args.js';
 import { CppError, preprocess } from './cpp.js';
+import { ElfFile } from '../providers/elf.js';
 
 export const DOFDUMP_USAGE = `Usage: dtrace-dofdump file.dof ...
        dtrace-dofdump [-CqwZ] [-D name[=def]] [-U name] [-I path] [-x opt[=val]] [-o file.dof]
@@ -34,6 +36,14 @@ function errnoText(e: unknown): string {
   const code = (e as NodeJS.ErrnoException).code;
   return code === 'ENOENT' ? 'No such file or directory' : code === 'EACCES' ? 'Permission denied'
     : code === 'EISDIR' ? 'Is a directory' : (e as Error).message;
+}
+
+/** The DOF in a file: the file itself, or an ELF object's .SUNW_dof section (dtrace -G's objects). */
+function dofOf(buf: Buffer, file: string): Buffer {
+  if (buf.length < 4 || buf.toString('latin1', 0, 4) !== '\x7fELF') return buf;
+  const sec = new ElfFile(buf, file).section('.SUNW_dof');
+  if (!sec || sec.size === 0) throw new Error('no DOF in this ELF file (it has no .SUNW_dof section)');
+  return buf.subarray(sec.offset, sec.offset + sec.size);
 }
 
 /** Run dtrace-dofdump; returns the exit status (0, 1 on a failure, 2 on bad usage). */
@@ -68,7 +78,7 @@ export function dofdumpMain(argv: string[], io: Io = {
       }
       try {
         if (args.operands.length > 1) io.out(`${file}:\n`);
-        io.out(dumpDof(buf));
+        io.out(dumpDof(dofOf(buf, file)));
       } catch (e) {
         io.err(`dtrace-dofdump: ${file}: ${(e as Error).message}\n`);
         status = 1;

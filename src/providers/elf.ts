@@ -9,9 +9,11 @@ import { readFileSync, statSync } from 'node:fs';
 
 const ELFCLASS64 = 2;
 const ELFDATA2LSB = 1;
+export const ET_REL = 1;
 export const ET_EXEC = 2;
 export const ET_DYN = 3;
 const SHT_SYMTAB = 2;
+const SHT_RELA = 4;
 const SHT_NOTE = 7;
 const SHT_NOBITS = 8;
 const SHT_DYNSYM = 11;
@@ -33,7 +35,25 @@ export interface Section {
   offset: number;
   size: number;
   link: number;
+  info: number;
   entsize: number;
+}
+
+/** An Elf64_Sym of .symtab, as it is (relocations name symbols by their index). */
+export interface RawSymbol {
+  name: string;
+  type: number; // STT_*
+  shndx: number; // the section it is defined in (SHN_UNDEF: none)
+  value: bigint;
+  size: bigint;
+}
+
+/** An Elf64_Rela of a relocation section. */
+export interface Relocation {
+  offset: bigint; // where, in the section the relocations apply to
+  type: number; // R_X86_64_*
+  symbol: number; // index into the symbol table
+  addend: bigint;
 }
 
 export interface Segment {
@@ -59,6 +79,8 @@ export interface SdtNote {
   pc: bigint; // virtual address of the probe's nop
   semaphore: bigint; // virtual address of the u16 semaphore, 0 when there is none
   args: string; // argument specification, e.g. "-4@%edi 8@-16(%rbp)"
+  /** Where the pc is stored, as an offset into .note.stapsdt (a relocatable object relocates it). */
+  pcAt: number;
 }
 
 export class ElfFile {
@@ -149,7 +171,7 @@ export class ElfFile {
         if (semaphore !== 0n) semaphore += delta;
       }
       const strings = d.toString('latin1', descAt + 24, descAt + descsz).split('\0');
-      out.push({ provider: strings[0] ?? '', name: strings[1] ?? '', pc, semaphore, args: strings[2] ?? '' });
+      out.push({ provider: strings[0] ?? '', name: strings[1] ?? '', pc, semaphore, args: strings[2] ?? '', pcAt: descAt - sec.offset });
     }
     return out;
   }
@@ -176,6 +198,36 @@ export class ElfFile {
       }
     }
     return undefined;
+  }
+
+  /** Every symbol of .symtab, in table order. */
+  symtab(): RawSymbol[] {
+    const sec = this.sections.find((s) => s.type === SHT_SYMTAB && s.entsize >= 24);
+    const strtab = sec && this.sections[sec.link];
+    if (!sec || !strtab) return [];
+    const d = this.data;
+    const out: RawSymbol[] = [];
+    for (let off = sec.offset; off + 24 <= sec.offset + sec.size; off += sec.entsize) {
+      out.push({
+        name: cString(d, strtab.offset + d.readUInt32LE(off), strtab.offset + strtab.size),
+        type: d[off + 4]! & 0xf, shndx: d.readUInt16LE(off + 6), value: d.readBigUInt64LE(off + 8), size: d.readBigUInt64LE(off + 16),
+      });
+    }
+    return out;
+  }
+
+  /** The relocations (SHT_RELA) that apply to section `target`. */
+  relocations(target: number): Relocation[] {
+    const d = this.data;
+    const out: Relocation[] = [];
+    for (const sec of this.sections) {
+      if (sec.type !== SHT_RELA || sec.info !== target || sec.entsize < 24) continue;
+      for (let off = sec.offset; off + 24 <= sec.offset + sec.size; off += sec.entsize) {
+        const info = d.readBigUInt64LE(off + 8);
+        out.push({ offset: d.readBigUInt64LE(off), type: Number(info & 0xffffffffn), symbol: Number(info >> 32n), addend: d.readBigInt64LE(off + 16) });
+      }
+    }
+    return out;
   }
 
   /** One symbol table's function symbols, sorted by address (table order among equals). */
@@ -256,7 +308,8 @@ function readSections(d: Buffer, path: string): Section[] {
     raw.push({
       nameOff: d.readUInt32LE(o), type: d.readUInt32LE(o + 4), flags: d.readBigUInt64LE(o + 8),
       addr: d.readBigUInt64LE(o + 16), offset: Number(d.readBigUInt64LE(o + 24)),
-      size: Number(d.readBigUInt64LE(o + 32)), link: d.readUInt32LE(o + 40), entsize: Number(d.readBigUInt64LE(o + 56)),
+      size: Number(d.readBigUInt64LE(o + 32)), link: d.readUInt32LE(o + 40), info: d.readUInt32LE(o + 44),
+      entsize: Number(d.readBigUInt64LE(o + 56)),
     });
   }
   const strs = raw[shstrndx];
@@ -264,7 +317,7 @@ function readSections(d: Buffer, path: string): Section[] {
     const name = strs ? cString(d, strs.offset + s.nameOff, strs.offset + strs.size) : '';
     // A section whose bytes are not in the file (SHT_NOBITS) or run past it reads as empty.
     const inFile = s.type !== 8 && s.offset + s.size <= d.length;
-    return { name, type: s.type, flags: s.flags, addr: s.addr, offset: s.offset, size: inFile ? s.size : 0, link: s.link, entsize: s.entsize };
+    return { name, type: s.type, flags: s.flags, addr: s.addr, offset: s.offset, size: inFile ? s.size : 0, link: s.link, info: s.info, entsize: s.entsize };
   });
 }
 

@@ -5,13 +5,18 @@
 //   -G  one object per program: -o FILE (one program), else SCRIPT.o, else d.out (d.out.N for many)
 //
 // The object files named after the options are what DTrace's -G rewrites; SDT notes need no
-// rewriting, so they are only checked to be readable ELF files.
+// rewriting, so they are only read: the probe sites their notes hold go into the providers' DOF,
+// which the -G object carries (usdt-sites.ts, usdt-object.ts).
 
 import { closeSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { DtraceError, formatCompileError } from '../compiler/errors.js';
-import { headerText, providersOfSource, type DeclaredProvider } from './usdt-header.js';
+import { headerText, providersOfSource, sdtName, type DeclaredProvider } from './usdt-header.js';
 import { semaphoreObject } from './usdt-object.js';
+import { probeSites, type ProbeSite } from './usdt-sites.js';
+import { writeDof } from '../dof/writer.js';
+import type { UsdtProbe, UsdtProvider } from '../dof/program.js';
+import { attr } from './provider.js';
 
 /** A failure of -h/-G: the message dtrace prints after "dtrace: " and its exit status. */
 export class DefinitionError extends Error {
@@ -69,6 +74,7 @@ export function writeHeader(sources: DefinitionSource[], output: string | undefi
 export function writeObjects(sources: DefinitionSource[], output: string | undefined, objects: string[]): string[] {
   if (sources.length === 0) throw new DefinitionError('-G requires one or more scripts or enabling options', 2);
   for (const obj of objects) checkObject(obj);
+  const sites = objects.flatMap(probeSites);
   return sources.map((source, i) => {
     const s = stem(source);
     const path = sources.length === 1 && output !== undefined ? output
@@ -81,9 +87,44 @@ export function writeObjects(sources: DefinitionSource[], output: string | undef
       if (e instanceof DefinitionError) throw e;
       throw new DefinitionError(`failed to link ${what}: ${(e as Error).message}`);
     }
-    write(path, semaphoreObject(providers), 'output file');
+    const described = usdtProviders(providers, sites);
+    const dof = described.length > 0 ? writeDof({ ecbs: [], options: new Map(), providers: described }) : undefined;
+    write(path, semaphoreObject(providers, dof), 'output file');
     return path;
   });
+}
+
+/** A provider declared in D, without #pragma D attributes: Unstable everywhere (libdtrace's default). */
+const DECLARED = attr('Unstable', 'Unstable', 'Common');
+
+/**
+ * The providers' DOF description: each declared probe, once for each function holding sites of
+ * it in the objects (as dof_probe_t names one function). A probe with no site is left out, and a
+ * provider with none at all.
+ */
+function usdtProviders(providers: DeclaredProvider[], sites: ProbeSite[]): UsdtProvider[] {
+  const out: UsdtProvider[] = [];
+  for (const p of providers) {
+    const probes: UsdtProbe[] = [];
+    for (const probe of p.probes) {
+      const byFunc = new Map<string, number[]>();
+      for (const s of sites) {
+        if (s.provider !== p.name || s.cName !== probe.cName) continue;
+        byFunc.set(s.func, [...(byFunc.get(s.func) ?? []), s.offset]);
+      }
+      for (const [func, offsets] of byFunc) {
+        probes.push({
+          func, name: sdtName(probe.cName), addr: 0n,
+          nativeTypes: probe.argTypes, translatedTypes: probe.argTypes, argMap: probe.argTypes.map((_, k) => k),
+          offsets: offsets.sort((a, b) => a - b), enabledOffsets: [],
+        });
+      }
+    }
+    if (probes.length > 0) {
+      out.push({ name: p.name, attributes: { provider: DECLARED, module: DECLARED, function: DECLARED, name: DECLARED, args: DECLARED }, probes });
+    }
+  }
+  return out;
 }
 
 /** An object named for -G must be a readable ELF file. */

@@ -51,7 +51,7 @@ export function semaphoreName(provider: string, cName: string): string {
 }
 
 /** DTrace's probe name for a C name: request__start -> request-start. */
-function sdtName(cName: string): string {
+export function sdtName(cName: string): string {
   return cName.replace(/__/g, '-');
 }
 

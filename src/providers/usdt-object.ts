@@ -4,13 +4,16 @@
 // what the program still needs is a definition of each probe's semaphore, the u16 its header's
 // _ENABLED() macro reads and the kernel raises while the probe is traced. This writes an x86_64 ELF
 // relocatable object holding them, zeroed, in a writable ".probes" section, each a hidden global
-// symbol named as the header names it -- the object SystemTap's dtrace -G writes on Linux.
+// symbol named as the header names it -- the object SystemTap's dtrace -G writes on Linux. When the
+// objects named to -G hold probe sites, it also carries the providers' DOF (their probes, argument
+// types and sites) in a .SUNW_dof section, as DTrace's -G does.
 
 import { semaphoreName, type DeclaredProvider } from './usdt-header.js';
 
 const SHT_PROGBITS = 1;
 const SHT_SYMTAB = 2;
 const SHT_STRTAB = 3;
+const SHT_SUNW_DOF = 0x6ffffff4;
 const SHF_WRITE = 0x1;
 const SHF_ALLOC = 0x2;
 const STB_LOCAL = 0;
@@ -57,25 +60,36 @@ export function semaphores(providers: DeclaredProvider[]): string[] {
   return [...new Set(names)];
 }
 
-/** An ELF64 x86_64 relocatable object defining every semaphore of these providers. */
-export function semaphoreObject(providers: DeclaredProvider[]): Buffer {
+/**
+ * An ELF64 x86_64 relocatable object defining every semaphore of these providers and, given the
+ * providers' DOF (their probes and sites), holding it in a .SUNW_dof section with the symbol
+ * ___SUNW_dof, where DTrace's -G puts it.
+ */
+export function semaphoreObject(providers: DeclaredProvider[], dof?: Buffer): Buffer {
   const names = semaphores(providers);
   const strtab = new StringTable();
-  // Symbols: the null symbol, .probes' section symbol, then the semaphores (globals come last).
+  // Section indexes (0 is the null section): .probes, then .SUNW_dof when there is one.
   const PROBES_INDEX = 1;
+  const DOF_INDEX = 2;
+  // Symbols: the null symbol, the section symbols, ___SUNW_dof, then the semaphores (globals last).
   const symbols: Buffer[] = [symbol(0, 0, 0, 0, 0, 0), symbol(0, (STB_LOCAL << 4) | STT_SECTION, 0, PROBES_INDEX, 0, 0)];
+  if (dof) symbols.push(symbol(strtab.add('___SUNW_dof'), (STB_LOCAL << 4) | STT_OBJECT, 0, DOF_INDEX, 0, dof.length));
   const firstGlobal = symbols.length;
   names.forEach((name, i) => {
     symbols.push(symbol(strtab.add(name), (STB_GLOBAL << 4) | STT_OBJECT, STV_HIDDEN, PROBES_INDEX, 2 * i, 2));
   });
   const sections: SectionSpec[] = [
     { name: '.probes', type: SHT_PROGBITS, flags: SHF_WRITE | SHF_ALLOC, data: Buffer.alloc(2 * names.length), align: 2 },
+    ...(dof ? [{ name: '.SUNW_dof', type: SHT_SUNW_DOF, flags: SHF_ALLOC, data: dof, align: 8 }] : []),
     // No executable stack needed (without this the linker warns and may make the stack executable).
     { name: '.note.GNU-stack', type: SHT_PROGBITS, flags: 0, data: Buffer.alloc(0), align: 1 },
-    { name: '.symtab', type: SHT_SYMTAB, flags: 0, data: Buffer.concat(symbols), link: 4, info: firstGlobal, align: 8, entsize: 24 },
+  ];
+  const symtabIndex = sections.length + 1;
+  sections.push(
+    { name: '.symtab', type: SHT_SYMTAB, flags: 0, data: Buffer.concat(symbols), link: symtabIndex + 1, info: firstGlobal, align: 8, entsize: 24 },
     { name: '.strtab', type: SHT_STRTAB, flags: 0, data: strtab.bytes(), align: 1 },
     { name: '.shstrtab', type: SHT_STRTAB, flags: 0, data: Buffer.alloc(0), align: 1 },
-  ];
+  );
   const shstrtab = new StringTable();
   const nameOffsets = sections.map((s) => shstrtab.add(s.name));
   sections[sections.length - 1].data = shstrtab.bytes();

@@ -5,7 +5,9 @@ import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:chil
 import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { dtrace, dtraceAsync, kernelUnavailable } from '../helpers/run.js';
+import { ROOT, dtrace, dtraceAsync, kernelUnavailable } from '../helpers/run.js';
+import { ElfFile } from '../../src/providers/elf.js';
+import { readDof } from '../../src/dof/reader.js';
 
 const skip = kernelUnavailable();
 let work = '';
@@ -71,6 +73,35 @@ describe.skipIf(skip)(`usdt${skip ? ` (skipped: ${skip})` : ''}`, () => {
     const notes = run('readelf', ['-n', file('prog')]);
     expect(notes).toMatch(/Provider: myapp\n\s+Name: request__start\n/);
     expect(run(file('prog'), ['1'])).toBe('wide enabled 0\n'); // not traced: the semaphore is 0
+  });
+
+  test('given the program\'s objects, -G\'s object carries the providers\' DOF: each site as a function and offset', () => {
+    run('gcc', ['-O2', '-c', '-o', 'progdof.o', 'prog.c']);
+    const g = dtrace(['-G', '-s', file('prov.d'), '-o', file('provdof.o'), file('progdof.o')]);
+    expect(g.status, g.stderr).toBe(0);
+    run('gcc', ['-o', 'progdof', 'progdof.o', 'provdof.o']);
+    expect(run(file('progdof'), ['1'])).toBe('wide enabled 0\n');
+    // The DOF in .SUNW_dof, decoded.
+    const obj = new ElfFile(readFileSync(file('provdof.o')));
+    const sec = obj.section('.SUNW_dof')!;
+    const program = readDof(obj.data.subarray(sec.offset, sec.offset + sec.size));
+    expect(program.providers!.map((p) => p.name)).toEqual(['myapp']);
+    const probes = program.providers![0]!.probes;
+    expect(probes.find((p) => p.name === 'request-start')).toMatchObject({ nativeTypes: ['int', 'char *'], argMap: [0, 1] });
+    expect(probes.find((p) => p.name === 'wide')!.nativeTypes).toEqual(['long long', 'unsigned char', 'short', 'const char *']);
+    // Every site is where the linked program's SDT notes put it.
+    const linked = new ElfFile(readFileSync(file('progdof')));
+    const want = linked.sdtNotes().map((n) => {
+      const f = linked.functionAt(n.pc)!;
+      return `${n.name.replace(/__/g, '-')} ${f.name}+${n.pc - f.value}`;
+    }).sort();
+    const got = probes.flatMap((p) => p.offsets.map((o) => `${p.name} ${p.func}+${o}`)).sort();
+    expect(got).toEqual(want);
+    expect(got.length).toBe(3); // request-start, wide and done, each once in main
+    // dtrace-dofdump reads it from the object.
+    const dump = spawnSync(process.execPath, [path.join(ROOT, 'bin/dtrace-dofdump'), file('provdof.o')], { encoding: 'utf8' });
+    expect(dump.status, dump.stderr).toBe(0);
+    expect(dump.stdout).toContain('PROVIDER myapp\n');
   });
 
   test('a program\'s own probes fire with their arguments, and its semaphores are raised', () => {
