@@ -554,7 +554,7 @@ export class DifoGen {
       v = this.expr(e.value);
       if (v.type.kind === 'void') throw err('D_OP_VOID', 'operator = cannot be applied to a void expression', e);
       if (!g) g = this.cg.declareGlobal(t.name, v.type.kind === 'int' ? promoteStore(v.type) : v.type);
-      else if ((g.type.kind === 'string') !== (v.type.kind === 'string'))
+      else if ((g.type.kind === 'string') !== (v.type.kind === 'string') || !T.assignable(this, g.type, v, e.value))
         throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(g.type)}" = "${typeName(v.type)}"`, e);
     } else {
       if (!g) throw err('D_IDENT_UNDEF', `failed to resolve ${t.name}: Unknown variable name`, t);

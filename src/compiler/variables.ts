@@ -144,7 +144,8 @@ export class Variables {
         v.keys = keys;
         continue;
       }
-      if (t.kind === 'ArrayType' || t.kind === 'FunctionType')
+      // A global scalar array (int a[10]) is held by reference, as global structs are.
+      if (t.kind === 'FunctionType' || (t.kind === 'ArrayType' && scope !== 'global'))
         throw err('D_UNSUPPORTED', `declarations of ${t.kind === 'ArrayType' ? 'scalar arrays' : 'functions'} are not supported yet`, decl);
       const type = resolveType(t, at);
       if (type.kind === 'void') throw err('D_DECL_VOIDOBJ', `cannot have void object: ${decl.name}`, decl);
