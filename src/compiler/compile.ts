@@ -4,6 +4,7 @@
 // element) and matched through the provider registry, its pragmas turned into options, and its
 // clauses compiled into ECB descriptions. Nothing after this point sees the AST.
 
+import { existsSync } from 'node:fs';
 import { parse } from './parser.js';
 import type * as A from './ast.js';
 import { CodeGenerator } from './codegen.js';
@@ -108,7 +109,7 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
       rejectFloatConstants(ast);
       for (const item of ast.items) {
         if (item.kind === 'Pragma') {
-          pragma(item, options);
+          pragma(item, options, opts.registry);
           cgOpts.defaultArgs = opts.defaultArgs || options.has('defaultargs');
         } else if (item.kind === 'Clause') {
           const probes = item.probes.map((p) => p.id ? describeId(p, opts.registry)
@@ -217,17 +218,66 @@ function describe(p: ProbeDescription): string {
   return `${instance}${p.provider}:${p.module}:${p.function}:${p.name}`;
 }
 
-function pragma(p: A.Pragma, options: Map<string, string>): void {
-  if (p.directive !== 'option') return;
-  for (const o of p.options) {
-    try {
-      const [name, value] = parseOptionValue(o.name, o.value ?? null);
-      options.set(name, value);
-    } catch (e) {
-      if (e instanceof OptionError)
-        throw new DtraceError('D_PRAGMA_OPTSET', e.message.replace(/^failed to set -x /, 'failed to set option ').replace(/^failed to set option (\S+): /, 'failed to set option $1: '), { line: p.line });
-      throw e;
+/**
+ * A control line (libdtrace's dt_pragma): `#pragma D option|depends_on|attributes|binding`,
+ * `#error` and `#ident` in any of their forms; other `#pragma` lines are ignored, as C does.
+ */
+function pragma(p: A.Pragma, options: Map<string, string>, registry: ProbeRegistry): void {
+  const fail = (tag: string, message: string): never => {
+    throw new DtraceError(tag, message, { line: p.line, file: p.file });
+  };
+  let [directive, args] = [p.directive, p.args];
+  if (directive === 'other-pragma') {
+    // `#pragma error ...`, `#pragma ident ...`: the directives a plain #pragma may name.
+    if (args[0] !== 'error' && args[0] !== 'ident') return;
+    [directive, args] = [args[0], args.slice(1)];
+  }
+  switch (directive) {
+    case 'line':
+    case 'ident':
+      return;
+    case 'error':
+      return fail('D_PRAGERR', `#${directive}: ${args.map((a) => `${a} `).join('')}`);
+    case 'option': {
+      if (p.options.length === 0) fail('D_PRAGMA_MALFORM', 'malformed #pragma option <option>=<val>');
+      if (p.options.length > 1) fail('D_PRAGMA_MALFORM', 'superfluous arguments specified for #pragma option');
+      const o = p.options[0]!;
+      try {
+        const [name, value] = parseOptionValue(o.name, o.value ?? null);
+        options.set(name, value);
+      } catch (e) {
+        if (!(e instanceof OptionError)) throw e;
+        const what = o.value === undefined ? `'${o.name}'` : `'${o.name}' to '${o.value}'`;
+        fail('D_PRAGMA_OPTSET', `failed to set option ${what}: ${e.reason}`);
+      }
+      return;
     }
+    case 'depends_on': {
+      const [cls, name] = args;
+      if (cls === undefined || name === undefined) fail('D_PRAGMA_MALFORM', 'malformed #pragma depends_on <class> <name>');
+      let found = true;
+      if (cls === 'provider') found = registry.provider(name!) !== undefined;
+      // A module with types: Linux keeps each one's BTF under /sys/kernel/btf.
+      else if (cls === 'module') found = existsSync(`/sys/kernel/btf/${name}`);
+      else if (cls !== 'library') fail('D_PRAGMA_INVAL', `invalid class ${cls} specified by #pragma depends_on`);
+      if (!found) fail('D_PRAGMA_DEPEND', `program requires ${cls} ${name}`);
+      return;
+    }
+    case 'attributes': {
+      if (args.length < 2) fail('D_PRAGMA_MALFORM', 'malformed #pragma attributes <attributes> <ident>');
+      if (parseAttribute(args[0]!) === null) fail('D_PRAGMA_INVAL', 'invalid attributes specified by #pragma attributes');
+      const part = args[3];
+      if (args[1] === 'provider' && part !== undefined && registry.provider(args[2]!) !== undefined &&
+        !['provider', 'module', 'function', 'name', 'args'].includes(part))
+        fail('D_PRAGMA_INVAL', `invalid component "${args[2]}" in attribute #pragma for provider ${part}`);
+      return;
+    }
+    case 'binding':
+      if (args.length < 2) fail('D_PRAGMA_MALFORM', 'malformed #pragma binding "version" <ident>');
+      if (!/^\d+\.\d+(\.\d+)?$/.test(args[0]!)) fail('D_PRAGMA_INVAL', 'invalid version string specified by #pragma binding');
+      return;
+    default:
+      return fail('D_PRAGMA_INVAL', `invalid D pragma: ${directive}`);
   }
 }
 

@@ -71,10 +71,11 @@ describe('bad options', () => {
 
   test('through #pragma D option, as a compile error of the script', () => {
     const cases: [string, string][] = [
-      ['nosuchoption', 'failed to set option nosuchoption: Invalid option name'],
-      ['bufsize=12q', 'failed to set option bufsize: Invalid value for specified option'],
-      ['switchrate=fast', 'failed to set option switchrate: Invalid value for specified option'],
-      ['cpu=4096', 'failed to set option cpu: Invalid value for specified option'],
+      ['nosuchoption', "failed to set option 'nosuchoption': Invalid option name"],
+      ['bufsize=12q', "failed to set option 'bufsize' to '12q': Invalid value for specified option"],
+      ['switchrate=fast', "failed to set option 'switchrate' to 'fast': Invalid value for specified option"],
+      ['cpu=4096', "failed to set option 'cpu' to '4096': Invalid value for specified option"],
+      ['quiet bufsize=1m', 'superfluous arguments specified for #pragma option'],
     ];
     for (const [opt, message] of cases) {
       const p = file('pragma.d', `#pragma D option ${opt}\nBEGIN { exit(0); }\n`);

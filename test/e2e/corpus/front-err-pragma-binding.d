@@ -1,0 +1,3 @@
+/* flags: -xerrtags */
+#pragma D binding "version one" myinline
+BEGIN { exit(0); }

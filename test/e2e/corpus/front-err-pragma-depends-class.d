@@ -1,0 +1,3 @@
+/* flags: -xerrtags */
+#pragma D depends_on kernel vmlinux
+BEGIN { exit(0); }

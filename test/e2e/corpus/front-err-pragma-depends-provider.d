@@ -1,0 +1,3 @@
+/* flags: -xerrtags */
+#pragma D depends_on provider fbt_on_solaris
+BEGIN { exit(0); }

@@ -1,0 +1,4 @@
+/* flags: -xerrtags */
+/* #error stops the compile with its words. */
+#error this script needs "a newer kernel"
+BEGIN { exit(0); }

@@ -1,0 +1,3 @@
+/* flags: -xerrtags */
+#pragma D frobnicate
+BEGIN { exit(0); }
