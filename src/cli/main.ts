@@ -417,7 +417,9 @@ async function run(argv: string[]): Promise<number> {
   process.on('SIGTERM', onSignal);
 
   try {
-    device.go();
+    // BEGIN's records are read before any other probe is attached, so they print first
+    // whichever CPU the others fire on.
+    device.go(() => consumer.consume());
   } catch (e) {
     throw cannotEnable(e);
   }

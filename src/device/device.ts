@@ -81,8 +81,8 @@ export interface DeviceStatus {
 export interface Device {
   /** Decode the DOF, build and load everything; nothing fires until go(). */
   enable(dof: Buffer): EnableResult;
-  /** Fire BEGIN, then attach every other probe. */
-  go(): void;
+  /** Fire BEGIN, call `afterBegin` (the consumer reads BEGIN's records then), then attach every other probe. */
+  go(afterBegin?: () => void): void;
   /** Detach every probe, then fire END. */
   stop(): void;
   /** Wait for buffered data for at most `ms` milliseconds without blocking the event loop. */

@@ -157,6 +157,26 @@ describe.skipIf(skip)(`kernel${skip ? ` (skipped: ${skip})` : ''}`, () => {
     expect(all.stdout.split('\n').length).toBeGreaterThan(700);
   });
 
+  test('BEGIN\'s records print first, even when other probes fire on a CPU whose buffer is read first', () => {
+    if (onlineCpus().length < 2) return; // one CPU: one buffer, nothing to order
+    // dtrace (so BEGIN) on CPU 1; CPU 0 kept busy, so profile fires there at once, and CPU 0's
+    // buffer is read before CPU 1's.
+    const spin = spawn('taskset', ['-c', '0', 'sh', '-c', 'while :; do :; done'], { stdio: 'ignore' });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const r = spawnSync('taskset', ['-c', '1', process.execPath, path.join(ROOT, 'bin/dtrace'), '-qn',
+          'BEGIN { printf("begin\\n"); } profile-4999 /cpu == 0/ { printf("tick\\n"); } profile-4999 /cpu == 0 && ++n == 50/ { exit(0); }'],
+          { encoding: 'utf8', cwd: ROOT, timeout: 30_000 });
+        expect(r.status, r.stderr).toBe(0);
+        const lines = r.stdout.split('\n').filter(Boolean);
+        expect(lines.length).toBeGreaterThan(1);
+        expect(lines[0]).toBe('begin');
+      }
+    } finally {
+      spin.kill('SIGKILL');
+    }
+  });
+
   test('a reader that goes away (| head) ends dtrace quietly, status 141, nothing left in the kernel', async () => {
     const d = dtraceAsync(['-qn', 'tick-1ms { printf("%d\\n", i++); }']);
     await d.waitFor(/\n/);

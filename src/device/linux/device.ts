@@ -309,8 +309,9 @@ export class LinuxDevice implements Device {
     return { probes, aggregations: this.aggs.map((a) => a.desc), matched };
   }
 
-  go(): void {
+  go(afterBegin?: () => void): void {
     for (const fd of this.begin) this.runOnTracedCpu(fd);
+    afterBegin?.();
     for (const lp of this.loaded) this.attach(lp);
     // After every probe, so that one of the user's own at a hold's first site is in place first.
     for (const lp of this.loaded) {
