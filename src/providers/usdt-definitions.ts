@@ -16,7 +16,7 @@ import { semaphoreObject } from './usdt-object.js';
 import { probeSites, type ProbeSite } from './usdt-sites.js';
 import { writeDof } from '../dof/writer.js';
 import type { UsdtProbe, UsdtProvider } from '../dof/program.js';
-import { attr } from './provider.js';
+import { attr, parseAttribute } from './provider.js';
 
 /** A failure of -h/-G: the message dtrace prints after "dtrace: " and its exit status. */
 export class DefinitionError extends Error {
@@ -120,9 +120,12 @@ function usdtProviders(providers: DeclaredProvider[], sites: ProbeSite[]): UsdtP
         });
       }
     }
-    if (probes.length > 0) {
-      out.push({ name: p.name, attributes: { provider: DECLARED, module: DECLARED, function: DECLARED, name: DECLARED, args: DECLARED }, probes });
-    }
+    if (probes.length === 0) continue;
+    const a = (part: string) => {
+      const set = p.attributes.get(part);
+      return (set !== undefined && parseAttribute(set)) || DECLARED;
+    };
+    out.push({ name: p.name, attributes: { provider: a('provider'), module: a('module'), function: a('function'), name: a('name'), args: a('args') }, probes });
   }
   return out;
 }

@@ -25,6 +25,8 @@ export interface DeclaredProbe {
 export interface DeclaredProvider {
   name: string;
   probes: DeclaredProbe[];
+  /** What `#pragma D attributes A provider NAME part` set: part (provider, module, ...) -> A. */
+  attributes: Map<string, string>;
 }
 
 /** The provider declarations of one parsed D program, in source order. */
@@ -35,7 +37,14 @@ export function declaredProviders(program: A.Program): DeclaredProvider[] {
     out.push({
       name: item.name,
       probes: item.probes.map((p) => ({ cName: p.name, argTypes: parameterTypes(p.params) })),
+      attributes: new Map(),
     });
+  }
+  for (const item of program.items) {
+    if (item.kind !== 'Pragma' || item.directive !== 'attributes' || item.args[1] !== 'provider') continue;
+    const [attrs, , name, part] = item.args;
+    const p = out.find((x) => x.name === name);
+    if (p && attrs !== undefined && part !== undefined) p.attributes.set(part, attrs);
   }
   return out;
 }

@@ -24,6 +24,12 @@ describe('provider declarations', () => {
     ]);
     expect(providers[1].probes).toEqual([{ cName: 'x__y__z', argTypes: [] }]);
   });
+
+  test('take the stability #pragma D attributes gives a provider\'s parts', () => {
+    const [p] = providersOfSource(`#pragma D attributes Evolving/Evolving/Common provider myapp provider\n` +
+      `#pragma D attributes Private/Private/Unknown provider myapp args\n${SOURCE}`);
+    expect([...p!.attributes]).toEqual([['provider', 'Evolving/Evolving/Common'], ['args', 'Private/Private/Unknown']]);
+  });
 });
 
 describe('dtrace -h', () => {
