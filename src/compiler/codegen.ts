@@ -65,6 +65,9 @@ export interface CodegenOptions {
 }
 
 /** Compiles clauses of one or more D programs into ECB descriptions. */
+/** The errors of a name not (yet) defined, after which a clause's actions are typed first. */
+const UNDEFINED = new Set(['D_VAR_UNDEF', 'D_IDENT_UNDEF']);
+
 export class CodeGenerator {
   readonly ecbs: EcbDescription[] = [];
   private globals = new Map<string, Global>();
@@ -90,11 +93,30 @@ export class CodeGenerator {
     // if/else: predicated sub-clauses, as libdtrace compiles them (sugar.ts).
     if (hasIfStatement(c)) return desugarClause(c).forEach((sub) => this.clause(sub, probes));
     const uarg = BigInt(this.clauses++);
-    const predicate = c.predicate ? this.predicate(c.predicate) : null;
     const actions: ActionDescription[] = [];
-    for (const s of c.body ?? []) {
-      this.statement(s, actions);
-      checkSpeculativeActions(actions, s);
+    const compileActions = () => {
+      for (const s of c.body ?? []) {
+        this.statement(s, actions);
+        checkSpeculativeActions(actions, s);
+      }
+    };
+    let predicate: Difo | null = null;
+    try {
+      predicate = c.predicate ? this.predicate(c.predicate) : null;
+      compileActions();
+    } catch (e) {
+      // The predicate may read a variable the clause's own actions first assign, as in
+      // `/!self->start/ { self->start = timestamp; }`: dt_cook_clause then types the actions
+      // before the predicate. Do so here when the predicate names a variable nothing has
+      // assigned yet; if the actions too name an unknown one, the predicate's error stands.
+      if (!(e instanceof DtraceError) || !UNDEFINED.has(e.tag) || !c.predicate || actions.length > 0 || predicate !== null)
+        throw e;
+      try {
+        compileActions();
+      } catch (e2) {
+        throw e2 instanceof DtraceError && UNDEFINED.has(e2.tag) ? e : e2;
+      }
+      predicate = this.predicate(c.predicate);
     }
     for (const probe of probes) this.ecbs.push({ probe, predicate, actions, uarg });
   }

@@ -121,7 +121,10 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
               throw new DtraceError('D_PDESC_ZERO', `probe description ${describe(p)} does not match any probes${why}`, { line: item.probes[i].line });
             }
           }
-          cg.clauseProbes = probes.map((desc, i) => ({ desc, probes: matches[i] }));
+          cg.clauseProbes = probes.map((desc, i) => ({
+            desc, probes: matches[i],
+            why: opts.registry.problemsFor(desc.provider).map((q) => `: ${q.provider} provider: ${q.reason}`).join(''),
+          }));
           cg.clause(item, probes);
           cg.clauseProbes = undefined;
           for (const p of probes) {

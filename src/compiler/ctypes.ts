@@ -135,10 +135,19 @@ export class TypeScope {
     if (d.storage === 'typedef') {
       for (const decl of d.declarators) {
         const t = this.resolve(decl.type);
-        if (this.typedefs.has(decl.name) || decl.name in D_TYPEDEFS)
-          fail('D_DECL_IDRED', `identifier redeclared: ${decl.name}`, decl);
+        // D's built-in typedefs are the C scope's, as the kernel's are: a program's own typedef
+        // of one of those names (size_t in <stddef.h>, pid_t in <sys/types.h>) hides it.
+        if (this.typedefs.has(decl.name)) fail('D_DECL_IDRED', `identifier redeclared: ${decl.name}`, decl);
         this.typedefs.set(decl.name, named(t, decl.name));
       }
+      return true;
+    }
+    const prototypes = d.declarators.length > 0 && d.declarators.every((x) => x.type.kind === 'FunctionType');
+    if (d.storage === 'extern' || (prototypes && d.storage === null)) {
+      // The type of something outside the program (a kernel variable, or a function a system
+      // header prototypes, extern as in C whether it says so or not): it reserves no storage,
+      // and `name reads the kernel's symbol.
+      for (const decl of d.declarators) this.resolve(decl.type);
       return true;
     }
     if (d.declarators.length === 0) {

@@ -1427,18 +1427,22 @@ function tokenFailure(t: IToken, source: string, marks: LineMark[]): { offset: n
 
 /**
  * A cast to a type this system does not know (`(uf_entry_t *)p`, `(foo_t)x`) reads as an
- * expression and fails as a syntax error, as in DTrace; name the unknown type so the reader knows
- * what is missing rather than hunting for a typo.
+ * expression and fails as a syntax error, as in DTrace; so does an associative array keyed by a
+ * pointer to one (`int seen[foo_t *];`). Name the unknown type so the reader knows what is missing
+ * rather than hunting for a typo.
  */
 function castHint(e: DtraceError, t: IToken, tokens: IToken[]): void {
   let i = tokens.indexOf(t);
   if (i < 0 || e.tag !== ErrorTags.D_SYNTAX) return;
   const is = (k: number, type: TokenType) => k >= 0 && tokenMatcher(tokens[k], type);
+  let open: TokenType = L.LParen;
   if (is(i - 1, L.RParen)) i--; // `(foo_t) x`: the failure is at x
+  else if (is(i, L.RBracket) || is(i, L.Comma)) open = L.LBracket; // `[foo_t *]`, `[foo_t *, int]`
   else if (!is(i, L.RParen)) return;
   let k = i - 1;
   while (is(k, L.Star)) k--;
-  if (!is(k, L.Identifier) || !is(k - 1, L.LParen)) return;
+  if (!is(k, L.Identifier) || !is(k - 1, open)) return;
+  if (open === L.LBracket && k === i - 1) return; // `a[x]`: an index, not a type
   if (k === i - 1 && is(k - 2, L.Identifier)) return; // `f(x) y`: a call, not a cast
   e.hint = `${tokens[k].image} is not a known type name`;
 }

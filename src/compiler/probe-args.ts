@@ -19,6 +19,8 @@ import type { Probe as ProviderProbe } from '../providers/provider.js';
 export interface ClauseProbes {
   desc: ProbeDescription;
   probes: ProviderProbe[];
+  /** Why the description matches nothing here, when -Z let it match nothing (": fbt provider: ..."). */
+  why?: string;
 }
 
 /** Is this `args[...]`? */
@@ -49,9 +51,12 @@ function argOf(g: DifoGen, e: A.Index): { index: bigint; type: string | undefine
   if (!clause) throw err('D_ARGS_NONE', 'args[ ] may not be referenced outside of a probe clause', e);
   let type: string | undefined;
   let native: string | undefined;
-  for (const { desc, probes } of clause) {
+  for (const { desc, probes, why } of clause) {
     if (probes.length === 0 || !sameSignature(probes)) {
-      throw err('D_ARGS_MULTI', `args[ ] may not be referenced because probe description ${descText(desc)} matches an unstable set of probes`, e);
+      const e2 = err('D_ARGS_MULTI', `args[ ] may not be referenced because probe description ${descText(desc)} matches an unstable set of probes`, e);
+      // Under -Z a description may match nothing: say so, since no probe means no argument types.
+      if (probes.length === 0) e2.hint = `it matches no probes${why ?? ''}`;
+      throw e2;
     }
     const args = probes[0].args;
     if (index < 0n || index >= BigInt(args.length)) {

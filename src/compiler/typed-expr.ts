@@ -260,7 +260,7 @@ export function addressOf(g: DifoGen, e: A.Unary): Val {
 
 // ---- arithmetic and comparison
 
-function isNullConstant(e: A.Expression): boolean {
+export function isNullConstant(e: A.Expression): boolean {
   return (e.kind === 'IntegerLiteral' && e.value === 0n) || isNullIdentifier(e);
 }
 

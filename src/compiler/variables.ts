@@ -17,7 +17,7 @@ import { encodeLdv, encodeR, encodeStv } from '../dif/builder.js';
 import type * as A from './ast.js';
 import { type CodeGenerator, type DifoGen, type Val, err, resolveType } from './codegen.js';
 import { LONG, difType, typeName, type DType } from './types.js';
-import { updateStep } from './typed-expr.js';
+import { isNullConstant, updateStep } from './typed-expr.js';
 
 type Scope = 'global' | 'thread' | 'local';
 
@@ -85,7 +85,7 @@ export class Variables {
         throw err('D_UNSUPPORTED', `dynamic variables of type ${typeName(val.type)} are not supported yet`, e);
       const v = this.resolve(target, true);
       if (v.type === null) v.type = val.type;
-      else if ((v.type.kind === 'string') !== (val.type.kind === 'string'))
+      else if ((v.type.kind === 'string') !== (val.type.kind === 'string') && !(v.scope !== 'local' && nullToString(v.type, e.value)))
         throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(v.type)}" = "${typeName(val.type)}"`, e);
       this.emitStore(g, target, v, val.reg);
       return { reg: val.reg, type: v.type };
@@ -295,4 +295,14 @@ function sameTypes(a: DType[], b: DType[]): boolean {
 /** Declarations this module handles: variables (not typedefs, tags alone, or externs). */
 export function isVariableDeclaration(d: A.Declaration): boolean {
   return (d.storage === null || d.storage === 'self' || d.storage === 'this') && d.declarators.length > 0;
+}
+
+/**
+ * `self->name = 0` or `names[k] = 0` where the variable holds strings: D's string is a char array,
+ * so the null pointer constant (0 or NULL) may be assigned to it as to any pointer
+ * (dt_node_is_ptrcompat), and for a dynamic variable that frees it -- the usual way to clear a
+ * string variable. (Clause-local and global strings, which it would not free, keep refusing it.)
+ */
+function nullToString(t: DType, value: A.Expression): boolean {
+  return t.kind === 'string' && isNullConstant(value);
 }

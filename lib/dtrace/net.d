@@ -1,0 +1,7 @@
+/*
+ * The address types of D's inet_ntoa() and inet_ntoa6(): an IPv4 address, held in network byte
+ * order, and the kernel's IPv6 address.
+ */
+
+typedef uint32_t ipaddr_t;
+typedef struct in6_addr in6_addr_t;
