@@ -351,6 +351,7 @@ async function run(argv: string[]): Promise<number> {
     // Under fill and ring the consumer keeps bufsize bytes a CPU; the kernel's buffers carry the
     // records to it and must not lose them first.
     bufsize: bufpolicy === 'switch' ? bufsize : Math.max(bufsize, 4 * 1024 * 1024),
+    bufresize: options.get('bufresize') === 'manual' ? 'manual' : 'auto',
     aggsize: Math.max(1024, Math.floor(Number(options.get('aggsize') ?? 4 * 1024 * 1024) / 64)),
     // The verifier's log of a refused program: -v, -x debug, or DTrace for Linux's -x bpflog.
     verbose: s.verbose > 0 || isSet(options, 'debug') || isSet(options, 'bpflog'),
@@ -422,6 +423,8 @@ async function run(argv: string[]): Promise<number> {
     throw cannotEnable(e);
   }
   if (isSet(options, 'destructive')) notice('allowing destructive actions');
+  // As dtrace(1) reports a buffer its kernel had to make smaller (bufresize=auto), even when quiet.
+  if (device.bufsizeLowered !== undefined && device.bufsizeLowered < bufsize) err(`dtrace: buffer size lowered to ${sizeText(device.bufsizeLowered)}\n`);
   procs.resume();
 
   // The trace loop. Records are drained whenever they arrive, and at least at the switch rate;
@@ -450,4 +453,12 @@ async function run(argv: string[]): Promise<number> {
   procs.release();
   if (outFd !== null) closeSync(outFd);
   return consumer.exitStatus ?? 0;
+}
+
+/** A size as dtrace(1) reports a lowered one: in the largest unit that divides it, else in bytes. */
+function sizeText(n: number): string {
+  let j = 0;
+  let mul = 10;
+  for (; 2 ** mul <= n; j++, mul += 10);
+  return n % 2 ** (mul - 10) === 0 ? `${n / 2 ** (mul - 10)}${' kmgtpe'[j]}` : `${n} bytes`;
 }

@@ -256,6 +256,16 @@ describe.skipIf(skip)(`on the kernel${skip ? ` (skipped: ${skip})` : ''}`, () =>
     expect(r.status).toBe(1);
   });
 
+  test('-b larger than the kernel can give: lowered, and said so (bufresize=auto); refused under bufresize=manual', () => {
+    const r = dtrace(['-x', 'cpu=0', '-b', '1t', '-qn', 'BEGIN { trace(1); exit(0); }']);
+    expect(r.stdout).toBe('1\n');
+    expect(r.stderr).toMatch(/^dtrace: buffer size lowered to \d+[kmg]\n$/);
+    expect(r.status).toBe(0);
+    const m = dtrace(['-x', 'cpu=0', '-x', 'bufresize=manual', '-b', '1t', '-qn', 'BEGIN { trace(1); exit(0); }']);
+    expect(m.stderr).toBe('dtrace: could not enable tracing: bufsize: Cannot allocate memory\n');
+    expect(m.status).toBe(1);
+  });
+
   test('-p: traces a running process and ends when it exits', async () => {
     const sleeper = spawn('sleep', ['3'], { stdio: 'ignore' });
     const r = dtrace(['-n', 'BEGIN { printf("%d", $target); }', '-p', String(sleeper.pid)]);
