@@ -284,6 +284,20 @@ describe.skipIf(skip)(`on the kernel${skip ? ` (skipped: ${skip})` : ''}`, () =>
     expect(gone.status).toBe(1);
   });
 
+  test('-p of a kernel thread: a system process, refused', () => {
+    const r = dtrace(['-p', '2', '-n', 'BEGIN']); // kthreadd
+    expect(r.stderr).toBe('dtrace: failed to grab pid 2: system process\n');
+    expect(r.status).toBe(1);
+  });
+
+  test('-c of a directory or a device: Permission denied, as execve(2) says', () => {
+    for (const file of ['/tmp', '/dev/null']) {
+      const r = dtrace(['-c', file, '-n', 'BEGIN']);
+      expect(r.stderr).toBe(`dtrace: failed to execute ${file}: Permission denied\n`);
+      expect(r.status).toBe(1);
+    }
+  });
+
   test('SIGINT: END runs, the aggregations print, exit 0', async () => {
     const d = dtraceAsync(['-qn', 'BEGIN { printf("go\\n"); } syscall::getppid:entry /execname == "w"/ { @ = count(); } END { printf("end\\n"); }']);
     while (!d.out().includes('go\n')) await new Promise((r) => setTimeout(r, 50));
