@@ -19,6 +19,7 @@ import { probeRegistry } from '../providers/registry.js';
 import { isSet, OptionError, parseOptionValue } from '../options.js';
 import { parseArgs, UsageError } from './args.js';
 import { CppError, preprocess } from './cpp.js';
+import { errnoText } from './errno.js';
 
 export const DOFDUMP_USAGE = `Usage: dtrace-dofdump file.dof ...
        dtrace-dofdump [-CqwZ] [-D name[=def]] [-U name] [-I path] [-x opt[=val]] [-o file.dof]
@@ -30,11 +31,6 @@ interface Io {
   err: (s: string) => void;
 }
 
-function errnoText(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException).code;
-  return code === 'ENOENT' ? 'No such file or directory' : code === 'EACCES' ? 'Permission denied'
-    : code === 'EISDIR' ? 'Is a directory' : (e as Error).message;
-}
 
 /** Run dtrace-dofdump; returns the exit status (0, 1 on a failure, 2 on bad usage). */
 export function dofdumpMain(argv: string[], io: Io = {

@@ -139,6 +139,9 @@ describe('usage', () => {
     const r = dtrace(['-o', '/no/such/dir/out.txt', '-n', 'BEGIN']);
     expect(r.stderr).toBe("dtrace: failed to open output file '/no/such/dir/out.txt': No such file or directory\n");
     expect(r.status).toBe(1);
+    const dir = dtrace(['-o', '/tmp', '-n', 'BEGIN']);
+    expect(dir.stderr).toBe("dtrace: failed to open output file '/tmp': Is a directory\n");
+    expect(dir.status).toBe(1);
   });
 });
 
@@ -282,6 +285,12 @@ describe.skipIf(skip)(`on the kernel${skip ? ` (skipped: ${skip})` : ''}`, () =>
     const gone = dtrace(['-p', String(pid), '-n', 'BEGIN']);
     expect(gone.stderr).toBe(`dtrace: failed to grab pid ${pid}: No such process\n`);
     expect(gone.status).toBe(1);
+  });
+
+  test('-o to a full device: processing aborted with the reason, exit 1', () => {
+    const r = dtrace(['-o', '/dev/full', '-n', 'BEGIN { trace(1); exit(0); }']);
+    expect(r.stderr).toBe("dtrace: description 'BEGIN ' matched 1 probe\ndtrace: processing aborted: No space left on device\n");
+    expect(r.status).toBe(1);
   });
 
   test('-p of a kernel thread: a system process, refused', () => {
