@@ -21,6 +21,7 @@ import { isSet, OptionError, parseOptionValue } from '../options.js';
 import { parseArgs, UsageError } from './args.js';
 import { CppError, preprocess } from './cpp.js';
 import { ElfFile } from '../providers/elf.js';
+import { errnoText } from './errno.js';
 
 export const DOFDUMP_USAGE = `Usage: dtrace-dofdump file.dof ...
        dtrace-dofdump [-CqwZ] [-D name[=def]] [-U name] [-I path] [-x opt[=val]] [-o file.dof]
@@ -30,12 +31,6 @@ export const DOFDUMP_USAGE = `Usage: dtrace-dofdump file.dof ...
 interface Io {
   out: (s: string) => void;
   err: (s: string) => void;
-}
-
-function errnoText(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException).code;
-  return code === 'ENOENT' ? 'No such file or directory' : code === 'EACCES' ? 'Permission denied'
-    : code === 'EISDIR' ? 'Is a directory' : (e as Error).message;
 }
 
 /** The DOF in a file: the file itself, or an ELF object's .SUNW_dof section (dtrace -G's objects). */

@@ -4,6 +4,7 @@
 // traced processes; then runs END and prints the aggregations.
 
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { errnoText } from './errno.js';
 import { compile, defaultMacros, SourceError, type Compiled, type Source } from '../compiler/compile.js';
 import { formatCompileError } from '../compiler/errors.js';
 import { Consumer } from '../consumer/consumer.js';
@@ -120,10 +121,7 @@ function loadSources(s: Settings): Source[] {
     try {
       text = readFileSync(src.text, 'utf8');
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? 'No such file or directory' : code === 'EACCES' ? 'Permission denied'
-        : code === 'EISDIR' ? 'Is a directory' : (e as Error).message;
-      throw new Fatal(`failed to open ${src.text}: ${why}`);
+      throw new Fatal(`failed to open ${src.text}: ${errnoText(e)}`);
     }
     if (isSet(s.options, 'cpp')) {
       try {
@@ -238,15 +236,20 @@ async function run(argv: string[]): Promise<number> {
     try {
       outFd = openSync(s.output, 'a');
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      throw new Fatal(`failed to open output file '${s.output}': ${code === 'ENOENT' ? 'No such file or directory' : code === 'EACCES' ? 'Permission denied' : (e as Error).message}`);
+      throw new Fatal(`failed to open output file '${s.output}': ${errnoText(e)}`);
     }
   };
   // dtrace(1)'s own output (oprintf); under -B it has no file and is not printed.
   const write = (text: string) => {
     if (buffered) return;
-    if (outFd !== null) writeSync(outFd, text);
-    else process.stdout.write(text);
+    if (outFd === null) return void process.stdout.write(text);
+    // A file that cannot take the output (a full disk) ends dtrace as a failed write ends
+    // DTrace's dtrace_work(): "processing aborted", with the reason.
+    try {
+      writeSync(outFd, text);
+    } catch (e) {
+      throw new Fatal(`processing aborted: ${errnoText(e)}`);
+    }
   };
   // Read at each notice: pragmas and setopt() (through the consumer) change the options.
   const notice = (m: string) => { if (!isSet(options, 'quiet')) err(`dtrace: ${m}\n`); };
@@ -351,6 +354,7 @@ async function run(argv: string[]): Promise<number> {
     // Under fill and ring the consumer keeps bufsize bytes a CPU; the kernel's buffers carry the
     // records to it and must not lose them first.
     bufsize: bufpolicy === 'switch' ? bufsize : Math.max(bufsize, 4 * 1024 * 1024),
+    bufresize: options.get('bufresize') === 'manual' ? 'manual' : 'auto',
     aggsize: Math.max(1024, Math.floor(Number(options.get('aggsize') ?? 4 * 1024 * 1024) / 64)),
     // The verifier's log of a refused program: -v, -x debug, or DTrace for Linux's -x bpflog.
     verbose: s.verbose > 0 || isSet(options, 'debug') || isSet(options, 'bpflog'),
@@ -424,6 +428,8 @@ async function run(argv: string[]): Promise<number> {
     throw cannotEnable(e);
   }
   if (isSet(options, 'destructive')) notice('allowing destructive actions');
+  // As dtrace(1) reports a buffer its kernel had to make smaller (bufresize=auto), even when quiet.
+  if (device.bufsizeLowered !== undefined && device.bufsizeLowered < bufsize) err(`dtrace: buffer size lowered to ${sizeText(device.bufsizeLowered)}\n`);
   procs.resume();
 
   // The trace loop. Records are drained whenever they arrive, and at least at the switch rate;
@@ -452,4 +458,12 @@ async function run(argv: string[]): Promise<number> {
   procs.release();
   if (outFd !== null) closeSync(outFd);
   return consumer.exitStatus ?? 0;
+}
+
+/** A size as dtrace(1) reports a lowered one: in the largest unit that divides it, else in bytes. */
+function sizeText(n: number): string {
+  let j = 0;
+  let mul = 10;
+  for (; 2 ** mul <= n; j++, mul += 10);
+  return n % 2 ** (mul - 10) === 0 ? `${n / 2 ** (mul - 10)}${' kmgtpe'[j]}` : `${n} bytes`;
 }

@@ -34,6 +34,19 @@ function procState(pid: number): string | null {
   }
 }
 
+const PF_KTHREAD = 0x00200000;
+
+/** Whether /proc/PID/stat's flags (its ninth field) mark a kernel thread. */
+function isKernelThread(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const flags = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[6]);
+    return (flags & PF_KTHREAD) !== 0;
+  } catch {
+    return false;
+  }
+}
+
 /** Split -c's text into words as dtrace does: on blanks, no quoting. */
 export function commandWords(text: string): string[] {
   const words = text.split(/[\f\n\r\t\v ]+/).filter((w) => w !== '');
@@ -48,7 +61,11 @@ function resolveCommand(file: string): string {
   let denied = false;
   for (const c of candidates) {
     try {
-      if (!statSync(c).isFile()) continue;
+      // execve(2) refuses what is not a regular file (a directory, a device) with EACCES.
+      if (!statSync(c).isFile()) {
+        denied = true;
+        continue;
+      }
       accessSync(c, constants.X_OK);
       return c;
     } catch (e) {
@@ -115,6 +132,9 @@ export class ProcessSet {
     const state = pid > 0 ? procState(pid) : null;
     if (state === null || state === 'Z' || state === 'X') throw new ProcessError(`failed to grab pid ${pid}: No such process`);
     if (pid === process.pid) throw new ProcessError(`failed to grab pid ${pid}: Device busy`);
+    // A kernel thread has no user process to trace, and never exits: refused as DTrace's Pgrab()
+    // refuses a system process.
+    if (isKernelThread(pid)) throw new ProcessError(`failed to grab pid ${pid}: system process`);
     const proc: TracedProcess = { pid, created: false, exited: false };
     this.procs.push(proc);
     // Not our child: watch /proc for its end (a zombie has ended too).

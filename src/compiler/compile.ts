@@ -148,6 +148,13 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
       checkArgsReferenced(source, opts.macroArgs, argRefs, opts.argRef || options.has('argref'));
     } catch (e) {
       if (e instanceof DtraceError) throw new SourceError(e, source);
+      // Chevrotain's parser and the passes over the AST recurse, so a program nested past what
+      // Node's stack holds (thousands of parentheses, unary operators or if blocks) overflows it
+      // (Chevrotain's recovery may then fail with an invalid array length): a compile error, as
+      // DTrace's parser reports the overflow of its own stack, not an internal error.
+      if (e instanceof RangeError && /call stack|array length/.test(e.message)) {
+        throw new SourceError(new DtraceError('D_SYNTAX', 'program is nested too deeply to compile'), source);
+      }
       throw e;
     }
     ecbsOf.push(Array.from({ length: cg.ecbs.length - first }, (_, i) => first + i));

@@ -8,6 +8,7 @@ import * as D from '../dif/constants.js';
 import { encodeCall } from '../dif/builder.js';
 import type * as A from './ast.js';
 import { type DifoGen, type Val, err } from './codegen.js';
+import { constValue } from './aggregations.js';
 import { intType, typeName, INT, LONG, STRING, VOID, type DType } from './types.js';
 
 /** string: a D string or a char pointer/array; integer: an integer or a pointer; pointer: the same. */
@@ -87,6 +88,10 @@ function accepts(kind: ArgKind, t: DType): boolean {
   return t.kind === 'int' || t.kind === 'pointer' || (t.kind as string) === 'enum';
 }
 
+function isZeroConstant(a: A.Expression): boolean {
+  return (a.kind === 'Identifier' && a.name === 'NULL' && a.module === undefined) || constValue(a) === 0n;
+}
+
 function shownKind(kind: ArgKind): string {
   return kind === 'string' ? 'const char *' : kind === 'pointer' ? 'void *' : 'uint64_t';
 }
@@ -107,7 +112,10 @@ export function callSubroutine(g: DifoGen, e: A.Call): Val {
   // Evaluate every argument first, then push them together, so nested calls do not interleave.
   const vals = e.args.map((a, i) => {
     const v = g.expr(a);
-    if (!accepts(proto.args[i], v.type))
+    // As in C, the integer constant 0 (or NULL) may stand for any pointer (libdtrace's
+    // dt_node_is_ptrcompat): strtok(NULL, ",") goes on with the previous string.
+    const nullPointer = proto.args[i] !== I && v.type.kind === 'int' && isZeroConstant(a);
+    if (!nullPointer && !accepts(proto.args[i], v.type))
       throw err('D_PROTO_ARG', `${name}( ) argument #${i + 1} is incompatible with prototype:\n\tprototype: ${shownKind(proto.args[i])}\n\t argument: ${typeName(v.type)}`, a);
     return v;
   });

@@ -88,6 +88,8 @@ export class ElfFile {
   readonly machine: number;
   readonly sections: Section[];
   readonly segments: Segment[];
+  /** e_entry: where the kernel starts the program (0 when there is none). */
+  readonly entry: bigint;
   private tables = new Map<number, FunctionSymbol[]>();
 
   constructor(readonly data: Buffer, readonly path = '') {
@@ -96,6 +98,7 @@ export class ElfFile {
     if (d[4] !== ELFCLASS64 || d[5] !== ELFDATA2LSB) throw new ElfError(`${path}: not a little-endian ELF64 file`);
     this.type = d.readUInt16LE(16);
     this.machine = d.readUInt16LE(18);
+    this.entry = d.readBigUInt64LE(24);
     this.segments = readSegments(d, path);
     this.sections = readSections(d, path);
   }

@@ -226,7 +226,10 @@ function probesFor(pid: number, obj: MappedObject, elf: ElfFile, sym: FunctionSy
     make('entry', sym.value, false);
     named = true;
   }
-  if (matchField(name, 'return')) {
+  // The function at the ELF entry point (_start) is jumped to by the kernel, never called: it has
+  // no return address for a uretprobe to replace, which would overwrite argc on the initial stack
+  // instead. It never returns, so it has no return probe.
+  if (matchField(name, 'return') && !(elf.entry !== 0n && sym.value <= elf.entry && elf.entry < sym.value + sym.size)) {
     make('return', sym.value, true);
     named = true;
   }

@@ -139,6 +139,9 @@ describe('usage', () => {
     const r = dtrace(['-o', '/no/such/dir/out.txt', '-n', 'BEGIN']);
     expect(r.stderr).toBe("dtrace: failed to open output file '/no/such/dir/out.txt': No such file or directory\n");
     expect(r.status).toBe(1);
+    const dir = dtrace(['-o', '/tmp', '-n', 'BEGIN']);
+    expect(dir.stderr).toBe("dtrace: failed to open output file '/tmp': Is a directory\n");
+    expect(dir.status).toBe(1);
   });
 });
 
@@ -256,6 +259,16 @@ describe.skipIf(skip)(`on the kernel${skip ? ` (skipped: ${skip})` : ''}`, () =>
     expect(r.status).toBe(1);
   });
 
+  test('-b larger than the kernel can give: lowered, and said so (bufresize=auto); refused under bufresize=manual', () => {
+    const r = dtrace(['-x', 'cpu=0', '-b', '1t', '-qn', 'BEGIN { trace(1); exit(0); }']);
+    expect(r.stdout).toBe('1\n');
+    expect(r.stderr).toMatch(/^dtrace: buffer size lowered to \d+[kmg]\n$/);
+    expect(r.status).toBe(0);
+    const m = dtrace(['-x', 'cpu=0', '-x', 'bufresize=manual', '-b', '1t', '-qn', 'BEGIN { trace(1); exit(0); }']);
+    expect(m.stderr).toBe('dtrace: could not enable tracing: bufsize: Cannot allocate memory\n');
+    expect(m.status).toBe(1);
+  });
+
   test('-p: traces a running process and ends when it exits', async () => {
     const sleeper = spawn('sleep', ['3'], { stdio: 'ignore' });
     const r = dtrace(['-n', 'BEGIN { printf("%d", $target); }', '-p', String(sleeper.pid)]);
@@ -272,6 +285,26 @@ describe.skipIf(skip)(`on the kernel${skip ? ` (skipped: ${skip})` : ''}`, () =>
     const gone = dtrace(['-p', String(pid), '-n', 'BEGIN']);
     expect(gone.stderr).toBe(`dtrace: failed to grab pid ${pid}: No such process\n`);
     expect(gone.status).toBe(1);
+  });
+
+  test('-o to a full device: processing aborted with the reason, exit 1', () => {
+    const r = dtrace(['-o', '/dev/full', '-n', 'BEGIN { trace(1); exit(0); }']);
+    expect(r.stderr).toBe("dtrace: description 'BEGIN ' matched 1 probe\ndtrace: processing aborted: No space left on device\n");
+    expect(r.status).toBe(1);
+  });
+
+  test('-p of a kernel thread: a system process, refused', () => {
+    const r = dtrace(['-p', '2', '-n', 'BEGIN']); // kthreadd
+    expect(r.stderr).toBe('dtrace: failed to grab pid 2: system process\n');
+    expect(r.status).toBe(1);
+  });
+
+  test('-c of a directory or a device: Permission denied, as execve(2) says', () => {
+    for (const file of ['/tmp', '/dev/null']) {
+      const r = dtrace(['-c', file, '-n', 'BEGIN']);
+      expect(r.stderr).toBe(`dtrace: failed to execute ${file}: Permission denied\n`);
+      expect(r.status).toBe(1);
+    }
   });
 
   test('SIGINT: END runs, the aggregations print, exit 0', async () => {

@@ -27,6 +27,30 @@ describe('BPF clean-up passes', () => {
     expect(listing(a)).toEqual(['r0 mov 0', 'if r0 jeq 0 goto 2', 'r0 mov 5', 'goto 5', 'r0 mov 6', 'exit']);
   });
 
+  test('jumps past 32767 instructions: gotol, and a conditional one jumps over a goto to a gotol', () => {
+    const a = new BpfAsm();
+    const far = a.label('far'), back = a.label('back');
+    a.place(back);
+    a.jmpImm(JMP.JEQ, R0, 0, far); // 0: too far for 16 bits
+    a.ja(far); // 1: too far
+    for (let i = 0; i < 40000; i++) a.movImm(R1, i);
+    a.jmpImm(JMP.JNE, R0, 0, back); // backwards, too far
+    a.place(far);
+    a.exit();
+    const l = disassemble(a.finish());
+    const end = l.length - 1; // the exit
+    expect(l.slice(0, 4)).toEqual(['0: if r0 jeq 0 goto 2', '1: goto 3', `2: gotol ${end}`, `3: gotol ${end}`]);
+    expect(l.slice(end - 3)).toEqual([`${end - 3}: if r0 jne 0 goto ${end - 1}`, `${end - 2}: goto ${end}`, `${end - 1}: gotol 0`, `${end}: exit`]);
+    // Near jumps are unchanged.
+    const b = new BpfAsm();
+    const out = b.label('out');
+    b.jmpImm(JMP.JEQ, R0, 0, out);
+    b.movImm(R0, 1);
+    b.place(out);
+    b.exit();
+    expect(disassemble(b.finish())).toEqual(['0: if r0 jeq 0 goto 2', '1: r0 mov 1', '2: exit']);
+  });
+
   test('values nobody reads are dropped; what reaches a helper, a store or exit stays', () => {
     const a = new BpfAsm();
     a.mov(R8, R1);

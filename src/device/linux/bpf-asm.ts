@@ -180,19 +180,52 @@ export class BpfAsm {
     for (let i = 0; i < len; i += 8) this.st(8, dst, off + i, 0);
   }
 
+  /**
+   * The program's bytes, every label resolved. A jump's offset is 16 bits, so a clause of more
+   * than 32767 instructions may hold jumps that reach past it: an unconditional one becomes a
+   * `gotol` (BPF_JMP32 | BPF_JA, a 32-bit offset in imm; Linux 6.4), and a conditional one jumps
+   * over a `goto` to a `gotol` (`if ... goto +1; goto +1; gotol target`), which needs no inverted
+   * condition (may_goto has none). Expanding one may push others out of range, so the layout is
+   * recomputed until nothing more needs it.
+   */
   finish(): Buffer {
-    const buf = Buffer.alloc(this.insns.length * 8);
-    this.insns.forEach((ins, i) => {
-      let off = ins.off;
-      if (ins.label) {
-        if (ins.label.at < 0) throw new Error(`BPF label ${ins.label.name} never placed`);
-        off = ins.label.at - (i + 1);
-        if (off < -32768 || off > 32767) throw new Error('BPF jump out of range');
+    const n = this.insns.length;
+    for (const ins of this.insns) if (ins.label && ins.label.at < 0) throw new Error(`BPF label ${ins.label.name} never placed`);
+    const conditional = (ins: Insn) => (ins.code & 0xf0) !== JMP.JA;
+    const far = new Uint8Array(n);
+    const pos = new Int32Array(n + 1); // the new index of each instruction (n: the end)
+    for (;;) {
+      for (let i = 0, at = 0; i <= n; i++) {
+        pos[i] = at;
+        if (i < n) at += far[i] && conditional(this.insns[i]) ? 3 : 1;
       }
-      buf.writeUInt8(ins.code, i * 8);
-      buf.writeUInt8((ins.dst & 0xf) | ((ins.src & 0xf) << 4), i * 8 + 1);
-      buf.writeInt16LE(off, i * 8 + 2);
-      buf.writeInt32LE(ins.imm | 0, i * 8 + 4);
+      let changed = false;
+      this.insns.forEach((ins, i) => {
+        if (!ins.label || far[i]) return;
+        const off = pos[ins.label.at] - (pos[i] + 1);
+        if (off < -32768 || off > 32767) {
+          far[i] = 1;
+          changed = true;
+        }
+      });
+      if (!changed) break;
+    }
+    const buf = Buffer.alloc(pos[n] * 8);
+    const put = (at: number, code: number, dst: number, src: number, off: number, imm: number) => {
+      buf.writeUInt8(code, at * 8);
+      buf.writeUInt8((dst & 0xf) | ((src & 0xf) << 4), at * 8 + 1);
+      buf.writeInt16LE(off, at * 8 + 2);
+      buf.writeInt32LE(imm | 0, at * 8 + 4);
+    };
+    this.insns.forEach((ins, i) => {
+      const at = pos[i];
+      if (!ins.label) return put(at, ins.code, ins.dst, ins.src, ins.off, ins.imm);
+      const target = pos[ins.label.at];
+      if (!far[i]) return put(at, ins.code, ins.dst, ins.src, target - (at + 1), ins.imm);
+      if (!conditional(ins)) return put(at, BPF_JMP32 | JMP.JA, 0, 0, 0, target - (at + 1));
+      put(at, ins.code, ins.dst, ins.src, 1, ins.imm);
+      put(at + 1, BPF_JMP | JMP.JA, 0, 0, 1, 0);
+      put(at + 2, BPF_JMP32 | JMP.JA, 0, 0, 0, target - (at + 3));
     });
     return buf;
   }

@@ -48,7 +48,7 @@ export function disassemble(insns: Buffer): string[] {
         const op = code & 0xf0;
         if (op === JMP.CALL) text = `call ${HELPER_NAME.get(imm) ?? imm}`;
         else if (op === JMP.EXIT) text = 'exit';
-        else if (op === JMP.JA) text = `goto ${pc + 1 + off}`;
+        else if (op === JMP.JA) text = code === (BPF_JMP32 | JMP.JA) ? `gotol ${pc + 1 + imm}` : `goto ${pc + 1 + off}`;
         else text = `if ${reg(dst)} ${JMP_NAME.get(op) ?? op} ${operand} goto ${pc + 1 + off}`;
         break;
       }

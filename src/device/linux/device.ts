@@ -42,11 +42,14 @@ const PERF_COUNT_SW_CPU_CLOCK = 0;
 const PERF_COUNT_SW_BPF_OUTPUT = 10;
 const PERF_SAMPLE_RAW = 1 << 10;
 const PERCPU_VALUE_MAX = 32768;
+const MAX_RING_PAGES = 1 << 20; // the most pages native/perf.cc maps for one ring
 const BPF_F_NO_PREALLOC = 1; // PCPU_MIN_UNIT_SIZE: the largest per-CPU map value
 
 export interface LinuxDeviceOptions {
   strsize: number;
   bufsize: number; // bytes per CPU
+  /** -x bufresize: auto (default) lowers a bufsize the kernel cannot give; manual fails. */
+  bufresize?: 'auto' | 'manual';
   aggsize: number; // entries per keyed aggregation
   verbose: boolean; // verifier log on errors
   dynvarsize?: number; // bytes of dynamic variable space (thread-locals, associative arrays); 1m
@@ -80,6 +83,8 @@ interface LoadedProbe {
 export class LinuxDevice implements Device {
   private fds: number[] = [];
   private buffers: { cpu: number; fd: number; handle: number }[] = [];
+  /** The bytes each CPU's buffer got when the kernel could not give bufsize (bufresize=auto). */
+  bufsizeLowered?: number;
   private loaded: LoadedProbe[] = [];
   private begin: number[] = [];
   private end: number[] = [];
@@ -472,7 +477,14 @@ export class LinuxDevice implements Device {
   }
 
   private openBuffers(eventsFd: number): void {
-    const pages = Math.max(1, 2 ** Math.floor(Math.log2(Math.max(4096, this.opts.bufsize) / native.pageSize())));
+    // A perf ring is a power of two pages, at most 2^20 of them. A size the kernel cannot give is
+    // lowered by halves under bufresize=auto, as DTrace's kernel lowers it (dtrace(1) then says
+    // "buffer size lowered to ..."); under bufresize=manual it fails the enabling.
+    const pageSize = native.pageSize();
+    const wanted = Math.max(1, 2 ** Math.floor(Math.log2(Math.max(4096, this.opts.bufsize) / pageSize)));
+    let pages = Math.min(wanted, MAX_RING_PAGES);
+    const manual = this.opts.bufresize === 'manual';
+    if (manual && pages < wanted) throw new DeviceError('bufsize: Cannot allocate memory');
     for (const cpu of this.tracedCpus) {
       const fd = native.perfEventOpen({
         type: PERF_TYPE_SOFTWARE, config: PERF_COUNT_SW_BPF_OUTPUT, sampleType: PERF_SAMPLE_RAW,
@@ -480,9 +492,19 @@ export class LinuxDevice implements Device {
       });
       this.fds.push(fd);
       native.mapUpdate(eventsFd, u32(cpu), u32(fd), 0);
-      const handle = native.perfBufferOpen(fd, pages);
-      this.buffers.push({ cpu, fd, handle });
+      for (;;) {
+        try {
+          const handle = native.perfBufferOpen(fd, pages);
+          this.buffers.push({ cpu, fd, handle });
+          break;
+        } catch (e) {
+          if ((e as { code?: string }).code !== 'ENOMEM' || pages === 1) throw e;
+          if (manual) throw new DeviceError('bufsize: Cannot allocate memory');
+          pages /= 2;
+        }
+      }
     }
+    if (pages < wanted) this.bufsizeLowered = pages * pageSize;
   }
 
   private load(probe: Probe, insns: Buffer, plans?: EcbPlan[], translate?: (plans: EcbPlan[]) => Buffer): number {
