@@ -141,8 +141,14 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
           cg.vars.declare(item);
         } else if (item.kind === 'TranslatorDefinition') {
           defineTranslator(cg.difoGen(), item);
-        } else if (item.kind === 'Declaration' || item.kind === 'ProviderDefinition') {
-          throw new DtraceError('D_UNSUPPORTED', `${item.kind === 'Declaration' ? 'declarations' : 'provider definitions'} are not supported yet`, { line: item.line });
+        } else if (item.kind === 'Declaration' && (item.storage === 'auto' || item.storage === 'register' || item.storage === 'static') &&
+          !item.declarators.every((d) => d.type.kind === 'FunctionType')) {
+          // (A static function prototype is an extern one, as in dt_decl.)
+          throw new DtraceError('D_DECL_BADCLASS', 'specified storage class not appropriate in D', { line: item.line });
+        } else if (item.kind === 'ProviderDefinition') {
+          // A provider's probes for a program's own USDT (dtrace -h/-G): nothing to enable here.
+        } else if (item.kind === 'Declaration' && item.declarators.some((d) => d.type.kind !== 'FunctionType')) {
+          throw new DtraceError('D_UNSUPPORTED', 'declarations are not supported yet', { line: item.line });
         }
       }
       checkArgsReferenced(source, opts.macroArgs, argRefs, opts.argRef || options.has('argref'));
