@@ -81,11 +81,12 @@ export class Variables {
     if (e.op === '=') {
       const val = g.expr(e.value);
       if (val.type.kind === 'void') throw err('D_OP_VOID', 'operator = cannot be applied to a void expression', e);
-      if (val.type.kind === 'struct' || val.type.kind === 'array')
-        throw err('D_UNSUPPORTED', `dynamic variables of type ${typeName(val.type)} are not supported yet`, e);
       const v = this.resolve(target, true);
+      // Structs, unions and arrays are copied into the variable by value, as strings are.
+      const byRef = (t: DType) => t.kind === 'struct' || t.kind === 'array';
       if (v.type === null) v.type = val.type;
-      else if ((v.type.kind === 'string') !== (val.type.kind === 'string') && !(v.scope !== 'local' && nullToString(v.type, e.value)))
+      else if (((v.type.kind === 'string') !== (val.type.kind === 'string') && !(v.scope !== 'local' && nullToString(v.type, e.value))) ||
+        ((byRef(v.type) || byRef(val.type)) && !sameType(v.type, val.type)))
         throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(v.type)}" = "${typeName(val.type)}"`, e);
       this.emitStore(g, target, v, val.reg);
       return { reg: val.reg, type: v.type };
@@ -133,8 +134,7 @@ export class Variables {
       if (t.kind === 'ArrayType' && t.keys) {
         if (scope === 'local') throw err('D_DECL_LOCASSC', `associative arrays may not be declared as local variables: ${decl.name}`, decl);
         const type = resolveType(t.of, at);
-        if (type.kind === 'struct' || type.kind === 'array' || type.kind === 'void')
-          throw err('D_UNSUPPORTED', `associative arrays of type ${typeName(type)} are not supported yet`, decl);
+        if (type.kind === 'void') throw err('D_DECL_VOIDOBJ', `cannot have void object: ${decl.name}`, decl);
         const keys = t.keys.map((p) => resolveType(p.type, at));
         const v = this.variable(scope, decl.name, true, decl);
         this.redeclared(v, type, decl, 'associative array');
@@ -149,8 +149,6 @@ export class Variables {
         throw err('D_UNSUPPORTED', `declarations of ${t.kind === 'ArrayType' ? 'scalar arrays' : 'functions'} are not supported yet`, decl);
       const type = resolveType(t, at);
       if (type.kind === 'void') throw err('D_DECL_VOIDOBJ', `cannot have void object: ${decl.name}`, decl);
-      if (scope !== 'global' && (type.kind === 'struct' || type.kind === 'array'))
-        throw err('D_UNSUPPORTED', `${scope === 'thread' ? 'self' : 'this'} variables of type ${typeName(type)} are not supported yet`, decl);
       if (scope === 'global') {
         this.checkScalarName(decl.name, decl);
         const g = this.cg.global(decl.name);

@@ -697,7 +697,7 @@ export class ProbeTranslator {
           this.withSpilled(() => translateCall(this, (ins >>> 8) & 0xffff, rd, pc, next));
           return;
         default:
-          if (isVariableOp(op)) return this.withSpilled(() => translateVariable(this, op, ins));
+          if (isVariableOp(op)) return this.withSpilled(() => translateVariable(this, op, ins, fault));
           throw new TranslateError(`DIF instruction ${D.DIF_OP_NAMES[op] ?? op} is not supported by the Linux bridge yet`, this.ecbIndex, this.actionIndex);
       }
     });

@@ -4,7 +4,8 @@
 // - Every dynamic variable -- thread-local scalars, thread-local arrays, global arrays -- lives in
 //   ONE BPF hash map, as DTrace keeps them all in one dynamic variable space. Its entries are
 //   fixed-size like DTrace's chunks: the key is the largest key any array needs and the value is
-//   8 bytes, or strsize when any dynamic variable holds strings. max_entries is dynvarsize divided
+//   8 bytes, or strsize when any dynamic variable holds strings, or the largest struct, union or
+//   array one holds (held by value, as strings are). max_entries is dynvarsize divided
 //   by that chunk size, so `dynvarsize` bounds the space as it does in DTrace, and a store that
 //   finds the map full is a dynamic variable drop, counted in a per-CPU array the consumer reads.
 // - Key: u32 (kind << 24 | scope << 16 | id), u32 0, u64 thread (tid; (cpu + 1) << 32 for the
@@ -30,11 +31,18 @@ import { emitTid } from './context-task.js';
 const ENTRY_OVERHEAD = 48;
 const KEY_HEADER = 16;
 
+/** How a variable's value is held: a string, a struct/union/array of `size` bytes, or 8 bytes. */
+export interface ValueKind {
+  string: boolean;
+  /** Bytes of a struct, union or array value (read by reference, copied in by value); else 0. */
+  size: number;
+}
+
 export interface VariablePlan {
-  /** Dynamic variables by dynamicKey(scope, kind, id): true when the value is a string. */
-  dynamic: Map<string, boolean>;
-  /** Clause-locals by id: offset in the region and whether the value is a string. */
-  locals: Map<number, { offset: number; string: boolean }>;
+  /** Dynamic variables by dynamicKey(scope, kind, id). */
+  dynamic: Map<string, ValueKind>;
+  /** Clause-locals by id: offset in the region and how the value is held. */
+  locals: Map<number, { offset: number } & ValueKind>;
   keySize: number;
   valueSize: number;
   /** Entries that fit in dynvarsize (at least one). */
@@ -72,17 +80,20 @@ function difos(program: Program): Difo[] {
 
 /** Lay out the program's variables from its DIF alone (variable tables and tuple pushes). */
 export function planVariables(program: Program, strsize: number, dynvarsize: number): VariablePlan {
-  const dynamic = new Map<string, boolean>();
-  const localTypes = new Map<number, boolean>();
+  const dynamic = new Map<string, ValueKind>();
+  const localTypes = new Map<number, ValueKind>();
   const strBytes = roundUp(strsize, 8);
   let maxTuple = 0;
+  const merge = (a: ValueKind | undefined, b: ValueKind): ValueKind =>
+    ({ string: (a?.string ?? false) || b.string, size: Math.max(a?.size ?? 0, b.size) });
   for (const d of difos(program)) {
     for (const v of d.vartab) {
       const string = v.type.kind === D.DIF_TYPE_STRING;
-      if (v.scope === D.DIFV_SCOPE_LOCAL) localTypes.set(v.id, (localTypes.get(v.id) ?? false) || string);
+      const kind = { string, size: !string && (v.type.flags & D.DIF_TF_BYREF) ? v.type.size : 0 };
+      if (v.scope === D.DIFV_SCOPE_LOCAL) localTypes.set(v.id, merge(localTypes.get(v.id), kind));
       else if (v.scope === D.DIFV_SCOPE_THREAD || (v.kind === D.DIFV_KIND_ARRAY && v.id >= D.DIF_VAR_OTHER_UBASE)) {
         const k = dynamicKey(v.scope, v.kind, v.id);
-        dynamic.set(k, (dynamic.get(k) ?? false) || string);
+        dynamic.set(k, merge(dynamic.get(k), kind));
       }
     }
     // The tuple stack at each array access, as the translator will see it.
@@ -100,7 +111,8 @@ export function planVariables(program: Program, strsize: number, dynvarsize: num
     }
   }
   const keySize = KEY_HEADER + maxTuple;
-  const valueSize = [...dynamic.values()].some((s) => s) ? strBytes : 8;
+  const values = [...dynamic.values()];
+  const valueSize = Math.max(8, values.some((k) => k.string) ? strBytes : 0, ...values.map((k) => roundUp(k.size, 8)));
   // As DTrace sizes its dynamic variable space: one hash bucket per chunk, and at least one chunk.
   const chunk = roundUp(keySize + valueSize + ENTRY_OVERHEAD, 8);
   const capacity = Math.max(1, Math.floor(dynvarsize / (chunk + 8)));
@@ -111,9 +123,9 @@ export function planVariables(program: Program, strsize: number, dynvarsize: num
   const key = take(dynamic.size > 0 ? keySize : 0);
   const scalarKey = take(dynamic.size > 0 ? keySize : 0);
   const value = take(dynamic.size > 0 ? valueSize : 0);
-  const locals = new Map<number, { offset: number; string: boolean }>();
-  for (const [id, string] of [...localTypes].sort((a, b) => a[0] - b[0]))
-    locals.set(id, { offset: take(string ? strBytes : 8), string });
+  const locals = new Map<number, { offset: number } & ValueKind>();
+  for (const [id, kind] of [...localTypes].sort((a, b) => a[0] - b[0]))
+    locals.set(id, { offset: take(kind.string ? strBytes : Math.max(8, kind.size)), ...kind });
   return { dynamic, locals, keySize, valueSize, capacity, strsize, key, scalarKey, value, addr, regionSize: off };
 }
 
@@ -132,32 +144,37 @@ export function isVariableOp(op: number): boolean {
   return op in DYNAMIC_OPS || op === D.DIF_OP_LDLS || op === D.DIF_OP_STLS;
 }
 
+/** A fault in the instruction being translated: its code and the register holding the address. */
+type Fault = (code: number, addrReg?: number) => void;
+
 /** LDTS/STTS, LDLS/STLS, LDGAA/STGAA, LDTAA/STTAA: `reg` is rd for loads and rs for stores. */
-export function translateVariable(t: ProbeTranslator, op: number, ins: number): void {
+export function translateVariable(t: ProbeTranslator, op: number, ins: number, fault: Fault): void {
   const env = t.env.vars;
   const id = (ins >>> 8) & 0xffff, reg = ins & 0xff;
   if (!env) throw new TranslateError('variable instruction without a variable plan', t.ecbIndex, t.actionIndex);
-  if (op === D.DIF_OP_LDLS || op === D.DIF_OP_STLS) return clauseLocal(t, env, op === D.DIF_OP_STLS, id, reg);
+  if (op === D.DIF_OP_LDLS || op === D.DIF_OP_STLS) return clauseLocal(t, env, op === D.DIF_OP_STLS, id, reg, fault);
   const { scope, kind, store } = DYNAMIC_OPS[op];
-  const string = env.plan.dynamic.get(dynamicKey(scope, kind, id));
-  if (string === undefined)
+  const value = env.plan.dynamic.get(dynamicKey(scope, kind, id));
+  if (value === undefined)
     throw new TranslateError(`variable ${id} is missing from the variable table`, t.ecbIndex, t.actionIndex);
-  if (store) storeDynamic(t, env, scope, kind, id, reg, string);
-  else loadDynamic(t, env, scope, kind, id, reg, string);
+  if (store) storeDynamic(t, env, scope, kind, id, reg, value, fault);
+  else loadDynamic(t, env, scope, kind, id, reg, value);
 }
 
-function clauseLocal(t: ProbeTranslator, env: VariableEnv, store: boolean, id: number, reg: number): void {
+function clauseLocal(t: ProbeTranslator, env: VariableEnv, store: boolean, id: number, reg: number, fault: Fault): void {
   const a = t.a, mem = t.env.mem;
   const local = env.plan.locals.get(id);
   if (!local) throw new TranslateError(`clause-local variable ${id} is missing from the variable table`, t.ecbIndex, t.actionIndex);
   const off = env.base + local.offset;
   if (!store) {
-    if (local.string) a.ldx(8, R0, R8, mem.self), a.aluImm(ALU.ADD, R0, off);
+    if (local.string || local.size > 0) a.ldx(8, R0, R8, mem.self), a.aluImm(ALU.ADD, R0, off);
     else a.ldx(8, R0, R8, off);
     t.putReg(R0, reg);
   } else if (local.string) {
     t.getReg(R3, reg);
     copyString(a, off, env.plan.strsize);
+  } else if (local.size > 0) {
+    copyBytes(t, off, local.size, reg, fault);
   } else {
     t.getReg(R1, reg);
     a.stx(8, R8, off, R1);
@@ -168,6 +185,23 @@ function clauseLocal(t: ProbeTranslator, env: VariableEnv, store: boolean, id: n
 function copyString(a: BpfAsm, off: number, strsize: number): void {
   a.mov(R1, R8), a.aluImm(ALU.ADD, R1, off), a.movImm(R2, strsize);
   a.call(HELPER.probe_read_kernel_str);
+}
+
+/**
+ * Copy a struct, union or array value of `size` bytes from the kernel address in DIF register
+ * `reg` into mem at `off`, as DTrace copies a by-reference value into a variable; an address that
+ * cannot be read is an invalid address fault.
+ */
+function copyBytes(t: ProbeTranslator, off: number, size: number, reg: number, fault: Fault): void {
+  const a = t.a;
+  const ok = a.label('dvar.copied');
+  a.mov(R1, R8), a.aluImm(ALU.ADD, R1, off), a.movImm(R2, size);
+  t.getReg(R3, reg);
+  a.call(HELPER.probe_read_kernel);
+  a.jmpImm(JMP.JEQ, R0, 0, ok);
+  t.getReg(R1, reg);
+  fault(D.DTRACEFLT_BADADDR, R1);
+  a.place(ok);
 }
 
 /**
@@ -212,7 +246,7 @@ function buildKey(t: ProbeTranslator, env: VariableEnv, scope: number, kind: num
   return key;
 }
 
-function loadDynamic(t: ProbeTranslator, env: VariableEnv, scope: number, kind: number, id: number, rd: number, string: boolean): void {
+function loadDynamic(t: ProbeTranslator, env: VariableEnv, scope: number, kind: number, id: number, rd: number, value: ValueKind): void {
   const a = t.a, plan = env.plan;
   const missing = a.label('dvar.missing'), done = a.label('dvar.done');
   const key = buildKey(t, env, scope, kind, id);
@@ -220,7 +254,7 @@ function loadDynamic(t: ProbeTranslator, env: VariableEnv, scope: number, kind: 
   a.mov(R2, R8), a.aluImm(ALU.ADD, R2, key);
   a.call(HELPER.map_lookup_elem);
   a.jmpImm(JMP.JEQ, R0, 0, missing);
-  if (string) {
+  if (value.string || value.size > 0) {
     // Stored and loaded back, the entry's address is a plain number to the verifier.
     a.stx(8, R8, env.base + plan.addr, R0);
     a.ldx(8, R0, R8, env.base + plan.addr);
@@ -234,13 +268,15 @@ function loadDynamic(t: ProbeTranslator, env: VariableEnv, scope: number, kind: 
   t.putReg(R0, rd);
 }
 
-function storeDynamic(t: ProbeTranslator, env: VariableEnv, scope: number, kind: number, id: number, rs: number, string: boolean): void {
+function storeDynamic(t: ProbeTranslator, env: VariableEnv, scope: number, kind: number, id: number, rs: number,
+  held: ValueKind, fault: Fault): void {
   const a = t.a, plan = env.plan;
   const remove = a.label('dvar.delete'), done = a.label('dvar.done');
   const value = env.base + plan.value;
   t.getReg(R1, rs);
   a.jmpImm(JMP.JEQ, R1, 0, remove);
-  if (string) a.mov(R3, R1), copyString(a, value, plan.strsize);
+  if (held.string) a.mov(R3, R1), copyString(a, value, plan.strsize);
+  else if (held.size > 0) copyBytes(t, value, held.size, rs, fault);
   else a.stx(8, R8, value, R1);
   const key = buildKey(t, env, scope, kind, id);
   a.ldMap(R1, env.mapFd);
