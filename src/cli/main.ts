@@ -7,7 +7,7 @@ import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { errnoText } from './errno.js';
 import { compile, defaultMacros, SourceError, type Compiled, type Source } from '../compiler/compile.js';
 import { formatCompileError } from '../compiler/errors.js';
-import { Consumer } from '../consumer/consumer.js';
+import { Consumer, type Drained } from '../consumer/consumer.js';
 import { formatBufferedPiece } from '../consumer/buffered.js';
 import { writeDof } from '../dof/writer.js';
 import { disassembleProgram } from '../dif/disasm.js';
@@ -420,16 +420,18 @@ async function run(argv: string[]): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
+  let begun: Drained | undefined;
   try {
-    // BEGIN's records are read before any other probe is attached, so they print first
-    // whichever CPU the others fire on.
-    device.go(() => consumer.consume());
+    // BEGIN's records are taken while only BEGIN has fired, so they print first whichever CPU
+    // the others fire on; they print once every probe is active.
+    device.go(() => { begun = consumer.drain(); });
   } catch (e) {
     throw cannotEnable(e);
   }
   if (isSet(options, 'destructive')) notice('allowing destructive actions');
   // As dtrace(1) reports a buffer its kernel had to make smaller (bufresize=auto), even when quiet.
   if (device.bufsizeLowered !== undefined && device.bufsizeLowered < bufsize) err(`dtrace: buffer size lowered to ${sizeText(device.bufsizeLowered)}\n`);
+  if (begun) consumer.consume(begun);
   procs.resume();
 
   // The trace loop. Records are drained whenever they arrive, and at least at the switch rate;

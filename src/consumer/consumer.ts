@@ -44,6 +44,12 @@ export interface ConsumerOptions {
   buffered?: (piece: BufferedPiece) => void;
 }
 
+/** What one drain of the buffers took, and when it began. */
+export interface Drained {
+  buffers: CpuBuffer[];
+  readAt: bigint;
+}
+
 export class Consumer {
   private byEpid = new Map<number, EnabledProbe>();
   private headerPrinted = false;
@@ -82,11 +88,16 @@ export class Consumer {
     if (optionSet(opts.options, 'temporal')) this.temporal = new TemporalOrder();
   }
 
-  /** Drain every CPU buffer once and print what it held. */
-  consume(): void {
-    const readAt = TemporalOrder.now();
-    this.process(this.device.drain(), readAt);
+  /** Drain every CPU buffer once and print what it held (or what `drained` took earlier). */
+  consume(drained: Drained = this.drain()): void {
+    this.process(drained.buffers, drained.readAt);
     this.aggs.rememberProcesses();
+  }
+
+  /** Take what the buffers hold now, to print later with consume(): BEGIN's records. */
+  drain(): Drained {
+    const readAt = TemporalOrder.now();
+    return { buffers: this.device.drain(), readAt };
   }
 
   /** The status check (at -x statusrate): dynamic variable and speculation drops, as DTrace reports them. */

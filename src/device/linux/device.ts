@@ -42,6 +42,9 @@ const PERF_COUNT_SW_CPU_CLOCK = 0;
 const PERF_COUNT_SW_BPF_OUTPUT = 10;
 const PERF_SAMPLE_RAW = 1 << 10;
 const PERCPU_VALUE_MAX = 32768;
+// The tracing activity word's values (the translator's prologue runs a probe only when ACTIVE).
+const ACTIVITY_ACTIVE = 0;
+const ACTIVITY_WARMUP = 2; // 1 is DRAINING, set by exit()
 const MAX_RING_PAGES = 1 << 20; // the most pages native/perf.cc maps for one ring
 const BPF_F_NO_PREALLOC = 1; // PCPU_MIN_UNIT_SIZE: the largest per-CPU map value
 
@@ -88,6 +91,8 @@ export class LinuxDevice implements Device {
   private loaded: LoadedProbe[] = [];
   private begin: number[] = [];
   private end: number[] = [];
+  /** The globals map, whose first word is the tracing activity (ACTIVE, DRAINING, WARMUP). */
+  private globals: { fd: number; size: number } | null = null;
   private aggs: { desc: AggregationDescription; map: AggregationMap }[] = [];
   private aggDropsFd: number | undefined;
   private dvarDropsFd: number | undefined;
@@ -188,6 +193,7 @@ export class LinuxDevice implements Device {
     // Maps.
     const memFd = this.map({ type: BPF_MAP_TYPE.PERCPU_ARRAY, keySize: 4, valueSize: mem.size, maxEntries: 1, name: 'dt_mem' });
     const globalsFd = this.map({ type: BPF_MAP_TYPE.ARRAY, keySize: 4, valueSize: roundUp(gsize, 8), maxEntries: 1, name: 'dt_globals' });
+    this.globals = { fd: globalsFd, size: roundUp(gsize, 8) };
     const strtabBytes = strtab.bytes();
     const strtabFd = this.map({ type: BPF_MAP_TYPE.ARRAY, keySize: 4, valueSize: Math.max(8, roundUp(strtabBytes.length, 8)), maxEntries: 1, name: 'dt_strtab' });
     const strValue = Buffer.alloc(Math.max(8, roundUp(strtabBytes.length, 8)));
@@ -314,15 +320,34 @@ export class LinuxDevice implements Device {
     return { probes, aggregations: this.aggs.map((a) => a.desc), matched };
   }
 
+  /**
+   * As DTrace's dtrace_state_go(): every probe is attached while tracing is warming up, when
+   * only BEGIN fires (every other program's prologue stops unless the activity word is ACTIVE);
+   * then BEGIN runs, `afterBegin` reads its records, and tracing becomes active -- unless BEGIN
+   * called exit(), which left it draining. So BEGIN's records come first, and once they are
+   * printed every probe is in place.
+   */
   go(afterBegin?: () => void): void {
-    for (const fd of this.begin) this.runOnTracedCpu(fd);
-    afterBegin?.();
+    this.setActivity(ACTIVITY_WARMUP);
     for (const lp of this.loaded) this.attach(lp);
     // After every probe, so that one of the user's own at a hold's first site is in place first.
     for (const lp of this.loaded) {
       const at = lp.probe.attach;
       if (at.kind === 'uprobe' && at.alsoRaise) this.holdSemaphore(lp.probe, at);
     }
+    for (const fd of this.begin) this.runOnTracedCpu(fd);
+    afterBegin?.();
+    this.setActivity(ACTIVITY_ACTIVE, ACTIVITY_WARMUP);
+  }
+
+  /** Set the activity word (the globals' first u32) to `to`, only when it is `from` if given. */
+  private setActivity(to: number, from?: number): void {
+    if (!this.globals) return;
+    const value = Buffer.alloc(this.globals.size);
+    if (!native.mapLookup(this.globals.fd, u32(0), value)) return;
+    if (from !== undefined && value.readUInt32LE(0) !== from) return;
+    value.writeUInt32LE(to, 0);
+    native.mapUpdate(this.globals.fd, u32(0), value, 0);
   }
 
   stop(): void {

@@ -115,7 +115,7 @@ export interface TranslateEnv {
   globals: Map<number, GlobalVar>;
   /** The globals held by reference (structs, unions, arrays): [start, end) in the globals value. */
   writableGlobals?: { start: number; end: number };
-  activityOffset: number; // u32 in globals: 0 active, 1 draining (after exit())
+  activityOffset: number; // u32 in globals: 0 active, 1 draining (after exit()), 2 warming up (before BEGIN has run)
   aggregations: Map<bigint, AggregationMap>; // by aggregation id (action uarg)
   /** Array map of one element holding every aggregation's initial value (aggregate.ts). */
   aggInitFd: number;
