@@ -9,6 +9,7 @@ import { encodeCall } from '../dif/builder.js';
 import type * as A from './ast.js';
 import { type DifoGen, type Val, err } from './codegen.js';
 import { intType, typeName, INT, LONG, STRING, VOID, type DType } from './types.js';
+import { isNullConstant } from './typed-expr.js';
 
 /** string: a D string or a char pointer/array; integer: an integer or a pointer; pointer: the same. */
 type ArgKind = 'string' | 'integer' | 'pointer';
@@ -107,7 +108,9 @@ export function callSubroutine(g: DifoGen, e: A.Call): Val {
   // Evaluate every argument first, then push them together, so nested calls do not interleave.
   const vals = e.args.map((a, i) => {
     const v = g.expr(a);
-    if (!accepts(proto.args[i], v.type))
+    // The null pointer constant (0, NULL) passes as any pointer, `const char *` included, as
+    // dt_node_is_argcompat allows: strtok(NULL, " ") goes on with the previous string.
+    if (!accepts(proto.args[i], v.type) && !(proto.args[i] === S && isNullConstant(a)))
       throw err('D_PROTO_ARG', `${name}( ) argument #${i + 1} is incompatible with prototype:\n\tprototype: ${shownKind(proto.args[i])}\n\t argument: ${typeName(v.type)}`, a);
     return v;
   });
