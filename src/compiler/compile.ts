@@ -117,7 +117,8 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
           const matches = probes.map((p) => opts.registry.match(p));
           for (const [i, p] of probes.entries()) {
             if (!opts.zdefs && matches[i].length === 0) {
-              const why = opts.registry.problemsFor(p.provider).map((q) => `: ${q.provider} provider: ${q.reason}`).join('');
+              const why = opts.registry.problemsFor(p.provider).map((q) => `: ${q.provider} provider: ${q.reason}`).join('')
+                + syscallAlias(p, opts.registry);
               throw new DtraceError('D_PDESC_ZERO', `probe description ${describe(p)} does not match any probes${why}`, { line: item.probes[i].line });
             }
           }
@@ -358,4 +359,17 @@ export function defaultMacros(): Map<string, bigint> {
   m.set('euid', BigInt(process.geteuid?.() ?? 0));
   m.set('egid', BigInt(process.getegid?.() ?? 0));
   return m;
+}
+
+/**
+ * Linux names some system calls after the kernel function that implements them: x86_64's stat,
+ * lstat and fstat are newstat, newlstat and newfstat, and so are their syscall probes. When a
+ * syscall description matches nothing as written but does with "new" before the function, say
+ * so (the DTrace book's and toolkit's stat scripts), rather than leave the call seemingly absent.
+ */
+function syscallAlias(p: ProbeDescription, registry: CompileOptions['registry']): string {
+  if (p.provider !== 'syscall' || p.function === '' || p.function.startsWith('new')) return '';
+  const alias = { ...p, function: `new${p.function}` };
+  if (registry.match(alias).length === 0) return '';
+  return `: on this kernel that system call is named new${p.function} (try ${describe(alias)})`;
 }
