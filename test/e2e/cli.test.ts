@@ -339,6 +339,18 @@ describe.skipIf(skip)(`on the kernel${skip ? ` (skipped: ${skip})` : ''}`, () =>
     expect(r.status).toBe(0);
   });
 
+  test('SIGINT while a long program compiles ends dtrace, instead of being lost', async () => {
+    const clauses = Array.from({ length: 1500 }, (_, i) => `syscall::read:entry /pid == ${i + 1}/ { @[${i + 1}] = count(); }\n`);
+    const big = script('big.d', clauses.join(''));
+    const d = dtraceAsync(['-s', big]);
+    await new Promise((r) => setTimeout(r, 1500)); // compiling (or loading) still
+    d.child.kill('SIGINT');
+    const r = await Promise.race([d.done, new Promise<null>((r) => setTimeout(() => r(null), 40_000))]);
+    if (r === null) d.child.kill('SIGKILL');
+    expect(r, 'dtrace was still running 40 s after SIGINT').not.toBe(null);
+    expect(r!.signal).toBe('SIGINT');
+  }, 60_000);
+
   test('an executable D script run from the shell, dtrace found on PATH', () => {
     const x = script('x.d', '#!/usr/bin/env -S dtrace -qs\nBEGIN { printf("%s %d\\n", $$1, $2); exit(0); }\n', 0o755);
     const r = spawnSync(x, ['hello', '5'], { cwd: work, encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
