@@ -381,6 +381,15 @@ describe.skipIf(skip)(`on the kernel${skip ? ` (skipped: ${skip})` : ''}`, () =>
     expect(desc.stderr).toBe("dtrace: invalid probe specifier BEGIN { exit(0); }: extraneous argument 'unused' ($1 is not referenced)\n");
   });
 
+  test('macro arguments read as integers as strtoull(3) reads them, typed as literals, and are constants', () => {
+    const r = dtrace(['-qn', 'BEGIN { printf("%d %d %d %d %d\\n", $1, sizeof ($1), $2, $3, sizeof ($4)); exit(0); }', '4294967296', '0777', '0x1F', '08']);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('4294967296 8 511 31 256\n\n'); // 08 is not octal: a string
+    const c = dtrace(['-qn', 'BEGIN { @ = lquantize(3, 0, $1, $2); stack($2); exit(0); }', '10', '1']);
+    expect(c.stderr).toBe('');
+    expect(c.status).toBe(0);
+  });
+
   test('process macro variables are those of the dtrace process', () => {
     // dtrace is our child: same session and process group, and we are its parent.
     const stat = readFileSync('/proc/self/stat', 'utf8');
