@@ -259,14 +259,17 @@ async function run(argv: string[]): Promise<number> {
   process.on('exit', () => procs.release());
   // Until tracing runs, a signal ends dtrace as it would any program, taking the commands it
   // started (still stopped) with it.
+  // One listener dispatches for the whole run: removing it would drop a signal still pending.
   const early = (signal: NodeJS.Signals) => {
     procs.release();
-    process.removeListener('SIGINT', early);
-    process.removeListener('SIGTERM', early);
+    process.removeListener('SIGINT', dispatch);
+    process.removeListener('SIGTERM', dispatch);
     process.kill(process.pid, signal);
   };
-  process.on('SIGINT', early);
-  process.on('SIGTERM', early);
+  let onSignalNow: (signal: NodeJS.Signals) => void = early;
+  const dispatch = (signal: NodeJS.Signals) => onSignalNow(signal);
+  process.on('SIGINT', dispatch);
+  process.on('SIGTERM', dispatch);
   try {
     for (const { letter, value } of args.options) {
       if (letter === 'c') {
@@ -415,10 +418,11 @@ async function run(argv: string[]): Promise<number> {
     if (outFd !== null) closeSync(outFd);
     process.exit(consumer.exitStatus ?? 0);
   };
-  process.removeListener('SIGINT', early);
-  process.removeListener('SIGTERM', early);
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  // Compiling and loading run without a turn of the event loop, so a ^C typed meanwhile is still
+  // pending: give the loop turns to deliver it to the early handler, which ends dtrace as a signal
+  // ends DTrace before tracing starts (one arriving later still ends tracing, through onSignal).
+  for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+  onSignalNow = onSignal;
 
   let begun: Drained | undefined;
   try {

@@ -84,6 +84,7 @@ export class CodeGenerator {
 
   constructor(private opts: CodegenOptions) {
     this.types = opts.types ?? new TypeScope();
+    this.types.macroLiteral = (e) => this.substituteMacros(e);
     lastTypes = this.types;
     this.aggregations = new AggregationCodegen(this, opts);
   }
@@ -173,9 +174,10 @@ export class CodeGenerator {
         const text = n !== undefined
           ? (n === 0 ? undefined : this.opts.macroArgs[n - 1] ?? (this.opts.defaultArgs ? '0' : undefined))
           : this.opts.macros.get(e.name)?.toString();
-        if (text === undefined || !/^-?(0x[0-9a-f]+|\d+)$/i.test(text)) return e;
-        const value = text.startsWith('-') ? -BigInt(text.slice(1)) : BigInt(text);
-        return { kind: 'IntegerLiteral', line: e.line, column: e.column, file: e.file, value, text, suffix: '', decimal: true, isChar: false };
+        const int = text === undefined ? null : macroInteger(text);
+        if (int === null) return e;
+        const literal: A.IntegerLiteral = { kind: 'IntegerLiteral', line: e.line, column: e.column, file: e.file, value: int.magnitude, text: text!, suffix: '', decimal: int.decimal, isChar: false };
+        return int.negative ? { kind: 'Unary', op: '-', operand: literal, line: e.line, column: e.column, file: e.file } : literal;
       }
       case 'Unary':
         return { ...e, operand: this.substituteMacros(e.operand) };
@@ -499,9 +501,10 @@ export class DifoGen {
         this.b.sets(text, r);
         return { reg: r, type: STRING };
       }
-      if (/^-?(0x[0-9a-f]+|\d+)$/i.test(text)) {
-        this.b.setx(BigInt(text), r);
-        return { reg: r, type: INT };
+      const int = macroInteger(text);
+      if (int !== null) {
+        this.b.setx(BigInt.asIntN(64, int.negative ? -int.magnitude : int.magnitude), r);
+        return { reg: r, type: literalType({ value: int.magnitude, suffix: '', decimal: int.decimal } as A.IntegerLiteral) };
       }
       this.b.sets(text, r);
       return { reg: r, type: STRING };
@@ -705,6 +708,21 @@ export class DifoGen {
 
 function promoteStore(t: DType): DType {
   return t.kind === 'int' && t.size < 4 ? INT : t;
+}
+
+/**
+ * A macro argument that reads as an integer, as DTrace's lexer reads one with strtoull(3) in base
+ * 0: decimal, 0x hexadecimal or 0 octal, the whole text; one past 64 bits (ERANGE) is not an
+ * integer. Its type is then the type of that literal (int, long, ...), as for a constant written
+ * in the program. A leading - negates it, as unary minus does.
+ */
+export function macroInteger(text: string): { magnitude: bigint; negative: boolean; decimal: boolean } | null {
+  const m = /^(-?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)$/.exec(text);
+  if (!m) return null;
+  const body = m[2];
+  const magnitude = /^0[xX]/.test(body) ? BigInt(body) : body.length > 1 && body.startsWith('0') ? BigInt(`0o${body.slice(1)}`) : BigInt(body);
+  if (magnitude > 0xffffffffffffffffn) return null;
+  return { magnitude, negative: m[1] === '-', decimal: !(body.length > 1 && body.startsWith('0')) };
 }
 
 function literalType(e: A.IntegerLiteral): DType {

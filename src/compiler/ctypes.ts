@@ -93,6 +93,12 @@ export class TypeScope {
   /** Enumerators of the program's enums, usable as integer constants. */
   readonly enumerators = new Map<string, { value: bigint; type: DType }>();
   readonly inlines = new Map<string, InlineInfo>();
+  /**
+   * Macro variables ($1, $target, ...) as the integer literals DTrace's lexer makes of them, so
+   * that they are constants wherever one is needed (lquantize( ) limits, stack( ) depths, ...);
+   * set by the code generator, which holds the arguments. Anything else is returned as it is.
+   */
+  macroLiteral?: (e: A.MacroVariable) => A.Expression;
   /** Inlines with a tuple signature, as DTrace's io.d defines fds[]. */
   readonly inlineArrays = new Map<string, InlineArrayInfo>();
   /** Translator definitions (translators.ts). */
@@ -584,6 +590,11 @@ export class TypeScope {
     switch (e.kind) {
       case 'IntegerLiteral':
         return e.value;
+      case 'MacroVariable': {
+        const literal = this.macroLiteral?.(e);
+        if (literal !== undefined && literal.kind !== 'MacroVariable') return this.constant(literal);
+        break;
+      }
       case 'Identifier': {
         const en = this.enumerators.get(e.name);
         if (en) return en.value;

@@ -19,7 +19,7 @@ export function tracememActions(cg: CodeGenerator, call: A.Call, actions: Action
     throw err('D_PROTO_LEN', `tracemem( ) prototype mismatch: ${args.length} arg${args.length === 1 ? '' : 's'} passed, 2 expected`, call);
   if (args.length > 3) throw err('D_TRACEMEM_ARGS', 'tracemem ( ) prototype mismatch: expected at most 3 args', call);
 
-  const size = constValue(args[1]);
+  const size = constValue(args[1], cg.types);
   if (size === null || size <= 0n)
     throw err('D_TRACEMEM_SIZE', 'tracemem( ) argument #2 must be a non-zero positive integral constant expression', args[1]);
 

@@ -339,6 +339,18 @@ describe.skipIf(skip)(`on the kernel${skip ? ` (skipped: ${skip})` : ''}`, () =>
     expect(r.status).toBe(0);
   });
 
+  test('SIGINT while a long program compiles ends dtrace, instead of being lost', async () => {
+    const clauses = Array.from({ length: 1500 }, (_, i) => `syscall::read:entry /pid == ${i + 1}/ { @[${i + 1}] = count(); }\n`);
+    const big = script('big.d', clauses.join(''));
+    const d = dtraceAsync(['-s', big]);
+    await new Promise((r) => setTimeout(r, 1500)); // compiling (or loading) still
+    d.child.kill('SIGINT');
+    const r = await Promise.race([d.done, new Promise<null>((r) => setTimeout(() => r(null), 40_000))]);
+    if (r === null) d.child.kill('SIGKILL');
+    expect(r, 'dtrace was still running 40 s after SIGINT').not.toBe(null);
+    expect(r!.signal).toBe('SIGINT');
+  }, 60_000);
+
   test('an executable D script run from the shell, dtrace found on PATH', () => {
     const x = script('x.d', '#!/usr/bin/env -S dtrace -qs\nBEGIN { printf("%s %d\\n", $$1, $2); exit(0); }\n', 0o755);
     const r = spawnSync(x, ['hello', '5'], { cwd: work, encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
@@ -367,6 +379,15 @@ describe.skipIf(skip)(`on the kernel${skip ? ` (skipped: ${skip})` : ''}`, () =>
     expect(dtrace(['-x', 'argref', '-qs', s, '1', 'two', 'three']).stdout).toBe('1 [two]\n\n');
     const desc = dtrace(['-qn', 'BEGIN { exit(0); }', 'unused']);
     expect(desc.stderr).toBe("dtrace: invalid probe specifier BEGIN { exit(0); }: extraneous argument 'unused' ($1 is not referenced)\n");
+  });
+
+  test('macro arguments read as integers as strtoull(3) reads them, typed as literals, and are constants', () => {
+    const r = dtrace(['-qn', 'BEGIN { printf("%d %d %d %d %d\\n", $1, sizeof ($1), $2, $3, sizeof ($4)); exit(0); }', '4294967296', '0777', '0x1F', '08']);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('4294967296 8 511 31 256\n\n'); // 08 is not octal: a string
+    const c = dtrace(['-qn', 'BEGIN { @ = lquantize(3, 0, $1, $2); stack($2); exit(0); }', '10', '1']);
+    expect(c.stderr).toBe('');
+    expect(c.status).toBe(0);
   });
 
   test('process macro variables are those of the dtrace process', () => {

@@ -730,6 +730,9 @@ interface EcbLayout {
   emits: boolean;
 }
 
+/** Actions the kernel carries out itself, recording nothing (dtrace_ecb_action_add gives them size 0). */
+const NO_DATA_ACTIONS = new Set([D.DTRACEACT_STOP, D.DTRACEACT_RAISE, D.DTRACEACT_CHILL, D.DTRACEACT_BREAKPOINT, D.DTRACEACT_PANIC]);
+
 /** The size of a task's comm, execname (TASK_COMM_LEN), its NUL included. */
 const TASK_COMM_LEN = 16;
 
@@ -792,7 +795,15 @@ function layoutEcb(program: Program, index: number, strsize: number, execnameKey
     records[i] = { ...rec, offset: off };
     off += rec.size;
   });
-  const emits = acts.length === 0 || acts.some((a, i) => !isAggregation(a.kind) && !isKey[i]);
+  // As DTrace's dtrace_ecb_resize: a clause whose actions record no data -- statements (void
+  // expressions: assignments, copyout()), and raise(), stop(), chill(), commit(), discard(), which
+  // act in the kernel -- writes no record, so nothing is printed for it; a clause with no actions
+  // (the default action) or speculate() alone writes its header.
+  const recordsNothing = (a: ActionDescription, i: number) => isAggregation(a.kind) || isKey[i] || isAggIncrement(acts, i)
+    || D.isSpeculativeAction(a.kind) || NO_DATA_ACTIONS.has(a.kind)
+    || (a.kind === D.DTRACEACT_DIFEXPR && a.difo !== null && a.difo.rtype.size === 0 && a.difo.rtype.kind !== D.DIF_TYPE_STRING);
+  const emits = acts.length === 0 || (acts.length === 1 && acts[0].kind === D.DTRACEACT_SPECULATE)
+    || acts.some((a, i) => !recordsNothing(a, i));
   return { records, keyRecords, dataSize: off, emits };
 }
 

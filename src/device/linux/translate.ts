@@ -299,8 +299,9 @@ export class ProbeTranslator {
       this.difo(plan.desc.predicate, next);
       a.jmpImm(JMP.JEQ, R0, 0, next);
     }
-    // Record header: epid, timestamp (not for a clause that only aggregates: nothing reads it).
-    if (plan.emits) {
+    // Record header: epid, timestamp (not for a clause that records nothing: nothing reads it,
+    // unless commit() or discard() send a marker made of it).
+    if (plan.emits || plan.desc.actions.some((x) => x.kind === D.DTRACEACT_COMMIT || x.kind === D.DTRACEACT_DISCARD)) {
       if (this.env.shared) this.sharedWord(R1, this.env.shared.epidWord.get(plan.epid)!), a.stx(4, R8, mem.buf, R1);
       else a.st(4, R8, mem.buf, plan.epid);
       a.st(4, R8, mem.buf + 4, 0);
