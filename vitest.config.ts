@@ -9,5 +9,6 @@ export default defineConfig({
     fileParallelism: false,
     // The parser skips Chevrotain's grammar validations at run time; tests keep them on.
     env: { DTRACE_VALIDATE_GRAMMAR: '1' },
+    setupFiles: ['test/helpers/setup.ts'],
   },
 });

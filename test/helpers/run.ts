@@ -21,9 +21,18 @@ export function dtrace(args: string[], opts: { input?: string; timeoutMs?: numbe
   return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
+// A test that fails before it stops its background dtrace must not leave it tracing: whatever is
+// still running when a test file ends is killed (test/helpers/setup.ts).
+const running = new Set<ReturnType<typeof spawn>>();
+export function killBackgroundDtraces(): void {
+  for (const c of running) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+}
+
 /** Start dtrace in the background; resolves once it has printed its "matched" line (or output). */
 export function dtraceAsync(args: string[]) {
   const child = spawn(process.execPath, [DTRACE, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  child.on('close', () => running.delete(child));
   let stdout = '', stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
