@@ -5,3 +5,7 @@
 
 typedef uint32_t ipaddr_t;
 typedef struct in6_addr in6_addr_t;
+
+/* The address families inet_ntop() takes, with Linux's numbers (as DTrace for Linux names them). */
+inline int AF_INET = 2;
+inline int AF_INET6 = 10;
