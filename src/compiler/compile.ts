@@ -16,11 +16,12 @@ import { KEYWORDS } from './lexer.js';
 import { DIF_VAR_BY_NAME } from '../dif/constants.js';
 import { defineTranslator } from './translators.js';
 import {
-  clauseAttributes, DEF_ATTR, parseAttribute, descriptionAttributes, MAX_ATTR, minAttr, providerAttributes, stabilityReport, statementReport,
+  clauseAttributes, DEF_ATTR, descriptionAttributes, MAX_ATTR, minAttr, providerAttributes, stabilityReport, statementReport,
   type Attribute, type ProgramAttributes,
 } from './stability.js';
 import type { ProbeDescription, Program } from '../dof/program.js';
 import type { ProbeRegistry } from '../providers/registry.js';
+import { parseAttribute } from '../providers/provider.js';
 import { isSet, parseOptionValue, OptionError } from '../options.js';
 
 export type SourceKind = 'n' | 'P' | 'm' | 'f' | 'i' | 's';
@@ -115,23 +116,21 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
           const probes = item.probes.map((p) => p.id ? describeId(p, opts.registry)
             : resolveDescription(p, source.kind, macros, opts.macroArgs, cgOpts));
           const matches = probes.map((p) => opts.registry.match(p));
+          const why = probes.map((p) => providerProblems(p, opts.registry));
           for (const [i, p] of probes.entries()) {
             if (!opts.zdefs && matches[i].length === 0) {
-              const why = opts.registry.problemsFor(p.provider).map((q) => `: ${q.provider} provider: ${q.reason}`).join('')
-                + syscallAlias(p, opts.registry);
-              throw new DtraceError('D_PDESC_ZERO', `probe description ${describe(p)} does not match any probes${why}`, { line: item.probes[i].line });
+              throw new DtraceError('D_PDESC_ZERO', `probe description ${describe(p)} does not match any probes${why[i]}${syscallAlias(p, opts.registry)}`,
+                { line: item.probes[i].line });
             }
           }
-          cg.clauseProbes = probes.map((desc, i) => ({
-            desc, probes: matches[i],
-            why: opts.registry.problemsFor(desc.provider).map((q) => `: ${q.provider} provider: ${q.reason}`).join(''),
-          }));
+          cg.clauseProbes = probes.map((desc, i) => ({ desc, probes: matches[i], why: why[i] }));
           cg.clause(item, probes);
           cg.clauseProbes = undefined;
+          const minimum = amin(cgOpts.option('amin'));
           for (const p of probes) {
             const attrs = { desc: descriptionAttributes(p, opts.registry), args: providerAttributes(p, opts.registry).args };
             stability.descAttr = minAttr(stability.descAttr, attrs.desc);
-            stability.stmtAttr = minAttr(stability.stmtAttr, clauseAttributes(item, cg.types, attrs.args, amin(cgOpts.option('amin'))));
+            stability.stmtAttr = minAttr(stability.stmtAttr, clauseAttributes(item, cg.types, attrs.args, minimum));
             statements.push({ p, ...attrs });
           }
         } else if (item.kind === 'Declaration' && cg.types.declare(item)) {
@@ -192,15 +191,15 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
   };
 }
 
-/**
- * DTrace's lexer refuses a floating-point constant wherever it lexes expressions, so the whole
- * program fails before any clause is checked: the parser keeps them only so this can say where.
- */
 /** -x amin (or its pragma): the lowest attributes a program may use (options.ts checked it). */
 function amin(value: string | undefined): Attribute | undefined {
   return value === undefined ? undefined : parseAttribute(value) ?? undefined;
 }
 
+/**
+ * DTrace's lexer refuses a floating-point constant wherever it lexes expressions, so the whole
+ * program fails before any clause is checked: the parser keeps them only so this can say where.
+ */
 function rejectFloatConstants(ast: A.Program): void {
   let first: A.Position | undefined;
   const visit = (node: unknown): void => {
@@ -361,13 +360,18 @@ export function defaultMacros(): Map<string, bigint> {
   return m;
 }
 
+/** Why a description's provider offers nothing here, as a suffix of DTrace's message ('' if it does). */
+function providerProblems(p: ProbeDescription, registry: ProbeRegistry): string {
+  return registry.problemsFor(p.provider).map((q) => `: ${q.provider} provider: ${q.reason}`).join('');
+}
+
 /**
  * Linux names some system calls after the kernel function that implements them: x86_64's stat,
  * lstat and fstat are newstat, newlstat and newfstat, and so are their syscall probes. When a
  * syscall description matches nothing as written but does with "new" before the function, say
  * so (the DTrace book's and toolkit's stat scripts), rather than leave the call seemingly absent.
  */
-function syscallAlias(p: ProbeDescription, registry: CompileOptions['registry']): string {
+function syscallAlias(p: ProbeDescription, registry: ProbeRegistry): string {
   if (p.provider !== 'syscall' || p.function === '' || p.function.startsWith('new')) return '';
   const alias = { ...p, function: `new${p.function}` };
   if (registry.match(alias).length === 0) return '';

@@ -14,7 +14,6 @@ import type * as A from './ast.js';
 import type { ProbeDescription } from '../dof/program.js';
 import { isGlob } from '../providers/glob.js';
 import { attr, DEPENDENCY_CLASS, STABILITY, type Attribute, type ProviderAttributes } from '../providers/provider.js';
-export { parseAttribute } from '../providers/provider.js';
 import type { ProbeRegistry } from '../providers/registry.js';
 import type { TypeScope } from './ctypes.js';
 import { DtraceError } from './errors.js';

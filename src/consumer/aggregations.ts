@@ -157,7 +157,7 @@ export class Aggregations {
     const snap = this.device.aggregationSnapshot();
     const rev = this.opts.aggsortrev ? -1 : 1;
     return [...this.byId.values()].filter((d) => !this.printed.has(d.id))
-      .map((desc) => ({ varId: desc.id, desc: this.descOf(desc), entries: this.entries(desc, snap) }))
+      .map((d) => ({ d, varId: d.id, desc: this.descOf(d), entries: this.entries(d, snap) }))
       .filter((v) => v.entries.length > 0).sort((a, b) => rev * (a.varId - b.varId));
   }
 
@@ -166,20 +166,16 @@ export class Aggregations {
     const snap = this.device.aggregationSnapshot();
     const descs = ids.map((id) => this.byId.get(id)).filter((d): d is AggregationDescription => d !== undefined);
     for (const d of descs) this.printed.add(d.id);
-    return descs.map((d) => this.table(d, snap));
+    return descs.map((d) => this.table(d, this.descOf(d), this.entries(d, snap)));
   }
 
   /** For structured output at exit (-O): what formatAll() would print, as tables. */
   pendingTables(): AggTable[] {
-    const snap = this.device.aggregationSnapshot();
-    const rev = this.opts.aggsortrev ? -1 : 1;
-    return [...this.byId.values()].filter((d) => !this.printed.has(d.id)).sort((a, b) => rev * (a.id - b.id))
-      .map((d) => this.table(d, snap)).filter((t) => t.entries.length > 0);
+    return this.unprinted().map((v) => this.table(v.d, v.desc, v.entries));
   }
 
-  private table(d: AggregationDescription, snap: AggregationEntry[]): AggTable {
-    const desc = this.descOf(d);
-    return { name: d.name, desc, keyActions: d.keys.map((k) => k.action), entries: sortAggEntries(desc, this.entries(d, snap), this.opts) };
+  private table(d: AggregationDescription, desc: AggDesc, entries: AggEntry[]): AggTable {
+    return { name: d.name, desc, keyActions: d.keys.map((k) => k.action), entries: sortAggEntries(desc, entries, this.opts) };
   }
 
   /**
@@ -292,29 +288,29 @@ function zeroData(desc: AggregationDescription): AggData {
  */
 export function aggregationRecord(
   aggs: Aggregations, recs: RecordDescription[], i: number, data: Buffer,
-): { text: string; consumed: number; ids: number[] } {
+): { text: string; consumed: number; ids?: number[] } {
   const r = recs[i];
   const id = Number(intOf(decode(r, data)));
   if (r.action === D.DTRACEACT_PRINTA) {
     const { ids, consumed } = printaIds(recs, i, data);
-    return { text: aggs.printa(ids, r.format), consumed, ids };
+    return { text: aggs.printa(ids, r.format), consumed, ids }; // ids: what printa() printed
   }
   const operand = () => (i + 1 < recs.length && recs[i + 1].action === D.DTRACEACT_LIBACT ? intOf(decode(recs[i + 1], data)) : 0n);
   switch (Number(r.arg)) {
     case D.DT_ACT_CLEAR:
       aggs.clear(id);
-      return { text: '', consumed: 1, ids: [id] };
+      return { text: '', consumed: 1 };
     case D.DT_ACT_DENORMALIZE:
       aggs.denormalize(id);
-      return { text: '', consumed: 1, ids: [id] };
+      return { text: '', consumed: 1 };
     case D.DT_ACT_NORMALIZE:
       aggs.normalize(id, operand());
-      return { text: '', consumed: 2, ids: [id] };
+      return { text: '', consumed: 2 };
     case D.DT_ACT_TRUNC:
       aggs.trunc(id, operand());
-      return { text: '', consumed: 2, ids: [id] };
+      return { text: '', consumed: 2 };
     default:
-      return { text: '', consumed: 1, ids: [id] };
+      return { text: '', consumed: 1 };
   }
 }
 

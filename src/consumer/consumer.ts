@@ -191,11 +191,6 @@ export class Consumer {
     }
     const buffered = this.opts.buffered;
     let line = '';
-    // Under -B each record's output is its own piece; otherwise the record's line grows.
-    const emit = (text: string, r: RecordDescription) => {
-      if (!buffered) line += text;
-      else if (text !== '') buffered({ text, probe: ep.probe, rec: r, flags: 0 });
-    };
     if (buffered) {
       // dtrace(1) has no output file: no heading, prefix or newline.
     } else if (this.flow) {
@@ -220,16 +215,16 @@ export class Consumer {
           ({ args, last: i } = printfArgs(recs, i, data));
           const text = formatPrintf(r.format ?? '', args, this.symbols);
           if (r.action === D.DTRACEACT_SYSTEM) line = runSystem(text, line, this.opts.out);
-          else emit(text, r);
+          else line += this.piece(text, ep, r);
           break;
         }
         case D.DTRACEACT_DIFEXPR:
           if (r.size === 0) break; // an expression statement: side effects only
           if (isPrintFormat(r.format)) {
-            emit(formatPrint(r.format, data.subarray(r.offset, r.offset + r.size)), r);
+            line += this.piece(formatPrint(r.format, data.subarray(r.offset, r.offset + r.size)), ep, r);
             break;
           }
-          emit(formatTraceValue(decode(r, data), { quiet: this.quiet, strsize: this.opts.strsize, rawbytes: this.rawbytes }), r);
+          line += this.piece(formatTraceValue(decode(r, data), { quiet: this.quiet, strsize: this.opts.strsize, rawbytes: this.rawbytes }), ep, r);
           break;
         case D.DTRACEACT_PRINTA:
         case D.DTRACEACT_LIBACT: {
@@ -240,8 +235,8 @@ export class Consumer {
             break;
           }
           const used = aggregationRecord(this.aggs, recs, i, data);
-          if (buffered && used.text !== '') this.bufferAggregations(used.ids, used.text, r.format !== undefined);
-          else line += used.text;
+          if (!buffered) line += used.text;
+          else if (used.ids && used.text !== '') this.bufferAggregations(used.ids, used.text, r.format !== undefined);
           i += used.consumed - 1;
           break;
         }
@@ -251,7 +246,7 @@ export class Consumer {
         case D.DTRACEACT_TRACEMEM: {
           // The dynamic size, when given, shows fewer of the traced bytes (never more).
           const n = tracememSize > 0 && tracememSize < r.size ? tracememSize : r.size;
-          emit(formatTracemem(data.subarray(r.offset, r.offset + n), this.quiet), r);
+          line += this.piece(formatTracemem(data.subarray(r.offset, r.offset + n), this.quiet), ep, r);
           tracememSize = 0;
           break;
         }
@@ -262,13 +257,23 @@ export class Consumer {
           }
           break;
         default:
-          if (isSymbolicAction(r.action)) emit(formatSymbolicRecord(r, data), r);
+          if (isSymbolicAction(r.action)) line += this.piece(formatSymbolicRecord(r, data), ep, r);
           break;
       }
     }
     if (buffered) return;
     if (!this.quiet) line += '\n';
     this.opts.out(line);
+  }
+
+  /**
+   * One action's output: what the record's line gains, or under -B nothing, the text going to
+   * the buffered handler as a piece of its own.
+   */
+  private piece(text: string, ep: EnabledProbe, rec: RecordDescription): string {
+    if (!this.opts.buffered) return text;
+    if (text !== '') this.opts.buffered({ text, probe: ep.probe, rec, flags: 0 });
+    return '';
   }
 
   /** -B: printa()'s or the exit's output of aggregations, a piece for them as libdtrace flushes it. */

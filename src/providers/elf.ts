@@ -203,18 +203,25 @@ export class ElfFile {
     return undefined;
   }
 
-  /** Every symbol of .symtab, in table order. */
+  /** Every symbol of .symtab, in table order (as relocations index them). */
   symtab(): RawSymbol[] {
-    const sec = this.sections.find((s) => s.type === SHT_SYMTAB && s.entsize >= 24);
-    const strtab = sec && this.sections[sec.link];
-    if (!sec || !strtab) return [];
+    return this.rawSymbols(SHT_SYMTAB);
+  }
+
+  /** The symbols of every symbol table of this type (.symtab or .dynsym), in table order. */
+  private rawSymbols(type: number): RawSymbol[] {
     const d = this.data;
     const out: RawSymbol[] = [];
-    for (let off = sec.offset; off + 24 <= sec.offset + sec.size; off += sec.entsize) {
-      out.push({
-        name: cString(d, strtab.offset + d.readUInt32LE(off), strtab.offset + strtab.size),
-        type: d[off + 4]! & 0xf, shndx: d.readUInt16LE(off + 6), value: d.readBigUInt64LE(off + 8), size: d.readBigUInt64LE(off + 16),
-      });
+    for (const sec of this.sections) {
+      if (sec.type !== type || sec.entsize < 24) continue;
+      const strtab = this.sections[sec.link];
+      if (!strtab) continue;
+      for (let off = sec.offset; off + 24 <= sec.offset + sec.size; off += sec.entsize) {
+        out.push({
+          name: cString(d, strtab.offset + d.readUInt32LE(off), strtab.offset + strtab.size),
+          type: d[off + 4]! & 0xf, shndx: d.readUInt16LE(off + 6), value: d.readBigUInt64LE(off + 8), size: d.readBigUInt64LE(off + 16),
+        });
+      }
     }
     return out;
   }
@@ -247,23 +254,9 @@ export class ElfFile {
   }
 
   private symbols(type: number): FunctionSymbol[] {
-    const out: FunctionSymbol[] = [];
-    const d = this.data;
-    for (const sec of this.sections) {
-      if (sec.type !== type || sec.entsize < 24) continue;
-      const strtab = this.sections[sec.link];
-      if (!strtab) continue;
-      for (let off = sec.offset; off + 24 <= sec.offset + sec.size; off += sec.entsize) {
-        const info = d[off + 4];
-        const shndx = d.readUInt16LE(off + 6);
-        const size = d.readBigUInt64LE(off + 16);
-        if ((info & 0xf) !== STT_FUNC || shndx === SHN_UNDEF || size === 0n) continue;
-        const name = cString(d, strtab.offset + d.readUInt32LE(off), strtab.offset + strtab.size);
-        if (name === '') continue;
-        out.push({ name, value: d.readBigUInt64LE(off + 8), size });
-      }
-    }
-    return out;
+    return this.rawSymbols(type)
+      .filter((r) => r.type === STT_FUNC && r.shndx !== SHN_UNDEF && r.size !== 0n && r.name !== '')
+      .map((r) => ({ name: r.name, value: r.value, size: r.size }));
   }
 }
 

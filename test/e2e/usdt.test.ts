@@ -102,6 +102,15 @@ describe.skipIf(skip)(`usdt${skip ? ` (skipped: ${skip})` : ''}`, () => {
     const dump = spawnSync(process.execPath, [path.join(ROOT, 'bin/dtrace-dofdump'), file('provdof.o')], { encoding: 'utf8' });
     expect(dump.status, dump.stderr).toBe(0);
     expect(dump.stdout).toContain('PROVIDER myapp\n');
+    expect(program.providers![0]!.attributes.provider).toEqual({ name: 'Unstable', data: 'Unstable', dependency: 'Common' });
+    // #pragma D attributes sets a part's stability in the DOF.
+    writeFileSync(file('provattr.d'), `#pragma D attributes Evolving/Evolving/Common provider myapp provider\n${PROVIDER}`);
+    expect(dtrace(['-G', '-s', file('provattr.d'), '-o', file('provattr.o'), file('progdof.o')]).status).toBe(0);
+    const withAttr = new ElfFile(readFileSync(file('provattr.o')));
+    const asec = withAttr.section('.SUNW_dof')!;
+    const attrs = readDof(withAttr.data.subarray(asec.offset, asec.offset + asec.size)).providers![0]!.attributes;
+    expect(attrs.provider).toEqual({ name: 'Evolving', data: 'Evolving', dependency: 'Common' });
+    expect(attrs.module).toEqual({ name: 'Unstable', data: 'Unstable', dependency: 'Common' });
   });
 
   test('a program\'s own probes fire with their arguments, and its semaphores are raised', () => {
