@@ -6,7 +6,7 @@
 
 import { readFileSync } from 'node:fs';
 import { API_VERSION } from './version.js';
-import { parseAttribute } from './providers/provider.js';
+import { parseAttribute } from './abi/stability.js';
 
 /** A rejected option. The message is dtrace(1)'s `failed to set -x NAME: REASON`. */
 export class OptionError extends Error {
@@ -31,7 +31,10 @@ export const INVALID_VALUE = 'Invalid value for specified option';
  */
 type Kind = 'flag' | 'runtime' | 'size' | 'rate' | 'string' | 'enum' | 'version' | 'iregs' | 'lockmem' | 'oformat' | 'attribute';
 
-const OPTIONS: Record<string, { kind: Kind; values?: string[]; caseless?: boolean }> = {
+/** An option's kind, its words (enum), and DTrace's default where a stage reads it (as the map holds it). */
+interface OptionSpec { kind: Kind; values?: string[]; caseless?: boolean; default?: string }
+
+const OPTIONS: Record<string, OptionSpec> = {
   // compiler options
   amin: { kind: 'attribute' },
   argref: { kind: 'flag' },
@@ -73,30 +76,30 @@ const OPTIONS: Record<string, { kind: Kind; values?: string[]; caseless?: boolea
   version: { kind: 'version' },
   zdefs: { kind: 'flag' },
   // tracing options, fixed when tracing starts
-  aggsize: { kind: 'size' },
+  aggsize: { kind: 'size', default: '4194304' },
   bpflog: { kind: 'runtime' },
   bpflogsize: { kind: 'size' },
-  bufpolicy: { kind: 'enum', values: ['ring', 'fill', 'switch'] },
-  bufresize: { kind: 'enum', values: ['auto', 'manual'] },
-  bufsize: { kind: 'size' },
+  bufpolicy: { kind: 'enum', values: ['ring', 'fill', 'switch'], default: 'switch' },
+  bufresize: { kind: 'enum', values: ['auto', 'manual'], default: 'auto' },
+  bufsize: { kind: 'size', default: '4194304' },
   cleanrate: { kind: 'rate' },
   cpu: { kind: 'runtime' },
   destructive: { kind: 'runtime' },
-  dynvarsize: { kind: 'size' },
+  dynvarsize: { kind: 'size', default: '1048576' },
   grabanon: { kind: 'runtime' },
-  jstackframes: { kind: 'runtime' },
-  jstackstrsize: { kind: 'size' },
+  jstackframes: { kind: 'runtime', default: '50' },
+  jstackstrsize: { kind: 'size', default: '512' },
   lockmem: { kind: 'lockmem' },
   maxframes: { kind: 'runtime' },
-  nspec: { kind: 'runtime' },
+  nspec: { kind: 'runtime', default: '1' },
   pcapsize: { kind: 'size' },
   scratchsize: { kind: 'size' },
-  specsize: { kind: 'size' },
-  stackframes: { kind: 'runtime' },
+  specsize: { kind: 'size', default: '32768' },
+  stackframes: { kind: 'runtime', default: '20' },
   statusrate: { kind: 'rate' },
-  strsize: { kind: 'size' },
+  strsize: { kind: 'size', default: '256' },
   temporal: { kind: 'runtime' },
-  ustackframes: { kind: 'runtime' },
+  ustackframes: { kind: 'runtime', default: '100' },
   // consumer options, which may change while tracing
   aggpercpu: { kind: 'flag' },
   aggrate: { kind: 'rate' },
@@ -221,8 +224,25 @@ function onlineCpus(): number[] {
   return out;
 }
 
+/** DTrace's default for an option, as the options map would hold it. */
+export function optionDefault(name: string): string | undefined {
+  return OPTIONS[name]?.default;
+}
+
+/** An option's value: the one set (by -x, a pragma or setopt()), else DTrace's default. */
+export function optionValue(options: ReadonlyMap<string, string>, name: string): string | undefined {
+  return options.get(name) ?? optionDefault(name);
+}
+
+/** A numeric option's value (a size, a count), set or default. */
+export function numericOption(options: ReadonlyMap<string, string>, name: string): number {
+  const v = optionValue(options, name);
+  if (v === undefined) throw new Error(`option ${name} has no default`);
+  return Number(v);
+}
+
 /** The CPU -x cpu restricts tracing to, or undefined for every CPU. */
-export function tracedCpu(options: Map<string, string>): number | undefined {
+export function tracedCpu(options: ReadonlyMap<string, string>): number | undefined {
   const v = options.get('cpu');
   return v === undefined || v === 'unset' ? undefined : Number(v);
 }

@@ -20,7 +20,7 @@ import { probeRegistry } from '../providers/registry.js';
 import { isSet, OptionError, parseOptionValue } from '../options.js';
 import { parseArgs, UsageError } from './args.js';
 import { CppError, preprocess } from './cpp.js';
-import { ElfFile } from '../providers/elf.js';
+import { ElfFile } from '../sys/elf.js';
 import { errnoText } from './errno.js';
 
 export const DOFDUMP_USAGE = `Usage: dtrace-dofdump file.dof ...
@@ -137,7 +137,7 @@ export function dofdumpMain(argv: string[], io: Io = {
   try {
     const compiled = compile(sources, {
       registry: probeRegistry(), options, macroArgs: args.operands, macros: defaultMacros(),
-      zdefs: isSet(options, 'zdefs'), defaultArgs: isSet(options, 'defaultargs'), argRef: isSet(options, 'argref'),
+      zdefs: isSet(options, 'zdefs'),
     });
     dof = writeDof(compiled.program);
   } catch (e) {

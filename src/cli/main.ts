@@ -9,17 +9,18 @@ import { compile, defaultMacros, SourceError, type Compiled, type Source } from 
 import { formatCompileError } from '../compiler/errors.js';
 import { Consumer, type Drained } from '../consumer/consumer.js';
 import { formatBufferedPiece } from '../consumer/buffered.js';
+import type { BufferPolicyName } from '../consumer/bufpolicy.js';
 import { writeDof } from '../dof/writer.js';
-import { disassembleProgram } from '../dif/disasm.js';
+import { disassembleClauses } from '../dif/disasm.js';
 import { LinuxDevice, DeviceError } from '../device/linux/device.js';
 import { probeRegistry } from '../providers/registry.js';
 import { listProbes, type ListSpec } from '../providers/listing.js';
-import { CUMULATIVE, isSet, OptionError, parseOptionValue, tracedCpu } from '../options.js';
+import { CUMULATIVE, isSet, numericOption, OptionError, optionValue, parseOptionValue } from '../options.js';
 import { parseArgs, UsageError, type ParsedArgs } from './args.js';
 import { ProcessError, ProcessSet } from './process.js';
 import { CppError, preprocess } from './cpp.js';
 import { announceExec } from '../providers/pid.js';
-import { DefinitionError, writeHeader, writeObjects } from '../providers/usdt-definitions.js';
+import { DefinitionError, writeHeader, writeObjects } from '../usdt/definitions.js';
 import { announceProcess } from '../providers/usdt.js';
 import { VERSION } from '../version.js';
 import { DESTRUCTIVE_NOT_ALLOWED, usesDestructiveActions } from '../compiler/destructive.js';
@@ -305,7 +306,7 @@ async function run(argv: string[]): Promise<number> {
   try {
     compiled = compile(sources, {
       registry, options, macroArgs: args.operands, macros: macroTable(procs.target),
-      zdefs: isSet(options, 'zdefs'), defaultArgs: isSet(options, 'defaultargs'), argRef: isSet(options, 'argref'),
+      zdefs: isSet(options, 'zdefs'),
       libraryDirs: s.libdirs,
     });
   } catch (e) {
@@ -318,7 +319,7 @@ async function run(argv: string[]): Promise<number> {
   }
   for (const [k, v] of compiled.program.options) options.set(k, v);
   // -x verbose is the compiler's DIF listing flag, which -S sets.
-  if (s.disassemble || isSet(options, 'verbose')) err(disassembleProgram(compiled.program));
+  if (s.disassemble || isSet(options, 'verbose')) err(disassembleClauses(compiled.program.ecbs));
   // -x core: a debugging aid of libdtrace, a core dump when dtrace exits.
   if (isSet(options, 'core')) process.on('exit', () => {
     err('libdtrace DEBUG: [ forcing coredump ]\n');
@@ -348,24 +349,13 @@ async function run(argv: string[]): Promise<number> {
     for (const m of compiled.matchMessages(compiled.program.ecbs.map((e) => registry.match(e.probe).length))) notice(m.replace(/^dtrace: /, ''));
     throw new Fatal(DESTRUCTIVE_NOT_ALLOWED);
   }
-  const strsize = Number(options.get('strsize') ?? 256);
-  const bufsize = Number(options.get('bufsize') ?? 4 * 1024 * 1024);
-  const bufpolicy = (options.get('bufpolicy') ?? 'switch') as 'switch' | 'fill' | 'ring';
+  const strsize = numericOption(options, 'strsize');
+  const bufsize = numericOption(options, 'bufsize');
+  const bufpolicy = optionValue(options, 'bufpolicy') as BufferPolicyName;
   const dof = writeDof(compiled.program);
-  const device = new LinuxDevice(registry, {
-    strsize,
-    // Under fill and ring the consumer keeps bufsize bytes a CPU; the kernel's buffers carry the
-    // records to it and must not lose them first.
-    bufsize: bufpolicy === 'switch' ? bufsize : Math.max(bufsize, 4 * 1024 * 1024),
-    bufresize: options.get('bufresize') === 'manual' ? 'manual' : 'auto',
-    aggsize: Math.max(1024, Math.floor(Number(options.get('aggsize') ?? 4 * 1024 * 1024) / 64)),
-    // The verifier's log of a refused program: -v, -x debug, or DTrace for Linux's -x bpflog.
-    verbose: s.verbose > 0 || isSet(options, 'debug') || isSet(options, 'bpflog'),
-    dynvarsize: Number(options.get('dynvarsize') ?? 1024 * 1024),
-    nspec: Number(options.get('nspec') ?? 1),
-    specsize: Number(options.get('specsize') ?? 32 * 1024),
-    cpu: tracedCpu(options),
-  });
+  // The device takes the program's options from its DOF; only the verifier log's wish is its own:
+  // -v, -x debug, or DTrace for Linux's -x bpflog.
+  const device = new LinuxDevice(registry, { verbose: s.verbose > 0 || isSet(options, 'debug') || isSet(options, 'bpflog') });
   process.on('exit', () => device.close());
 
   // A failure to load or attach: "could not enable tracing", with the verifier's log if asked.

@@ -12,12 +12,13 @@
 //   first returns the aggregation id, trunc and normalize add a second with their operand.
 
 import * as D from '../dif/constants.js';
-import type { ActionDescription, Difo } from '../dof/program.js';
+import type { ActionDescription } from '../dof/program.js';
+import type { Difo } from '../dif/difo.js';
 import type * as A from './ast.js';
 import { type CodeGenerator, type CodegenOptions, DifoGen, err } from './codegen.js';
 import { INT, LONG, VOID, isInteger, typeName, type DType } from './types.js';
 import type { TypeScope } from './ctypes.js';
-import { type ArgType, validateFormat } from '../consumer/printf.js';
+import { type ArgType, validateFormat } from '../abi/printf-format.js';
 import { STACK_TYPE, isStackCall, stackAction } from './stacks.js';
 
 interface AggInfo {

@@ -11,14 +11,15 @@ import {
   DifBuilder, encodeCmp, encodeFlushts, encodeLdv, encodePushts, encodeLoad, encodeMov, encodeNot, encodeR, encodeRet, encodeStv,
   encodeTst, type Label,
 } from '../dif/builder.js';
-import type { ActionDescription, Difo, EcbDescription, ProbeDescription } from '../dof/program.js';
+import type { ActionDescription, EcbDescription, ProbeDescription } from '../dof/program.js';
+import type { Difo } from '../dif/difo.js';
 import type * as A from './ast.js';
 import { DtraceError } from './errors.js';
 import {
   BUILTINS, INT, LONG, STRING, ULONG, VOID, arithmetic, difType, intType, isInteger, isUnsigned,
   promote, typeName, type DType,
 } from './types.js';
-import { type ArgType, resolveSignedness, validateFormat } from '../consumer/printf.js';
+import { type ArgType, resolveSignedness, validateFormat } from '../abi/printf-format.js';
 import { callSubroutine } from './subroutines.js';
 import { BUILTIN_IDENTS, TypeScope } from './ctypes.js';
 import * as T from './typed-expr.js';

@@ -21,8 +21,8 @@ import {
 } from './stability.js';
 import type { ProbeDescription, Program } from '../dof/program.js';
 import type { ProbeRegistry } from '../providers/registry.js';
-import { parseAttribute } from '../providers/provider.js';
-import { isSet, parseOptionValue, OptionError } from '../options.js';
+import { parseAttribute } from '../abi/stability.js';
+import { isSet, numericOption, parseOptionValue, OptionError } from '../options.js';
 
 export type SourceKind = 'n' | 'P' | 'm' | 'f' | 'i' | 's';
 
@@ -38,10 +38,6 @@ export interface CompileOptions {
   macroArgs: string[];
   macros?: Map<string, bigint>;
   zdefs: boolean;
-  /** -x defaultargs: missing macro arguments are 0 / "". */
-  defaultArgs?: boolean;
-  /** -x argref: allow macro arguments the program does not reference. */
-  argRef?: boolean;
   /** D library directories (-L) loaded after the package's own lib/dtrace. */
   libraryDirs?: string[];
 }
@@ -66,15 +62,15 @@ export interface Compiled {
 const FIELD: Record<Exclude<SourceKind, 's' | 'i'>, number> = { P: 0, m: 1, f: 2, n: 3 };
 
 export function compile(sources: Source[], opts: CompileOptions): Compiled {
-  const strsize = Number(opts.options.get('strsize') ?? 256);
+  // The program's options: -x's, then its pragmas' over them. The DOF carries them to the device.
+  const options = new Map<string, string>(opts.options);
   const macros = opts.macros ?? defaultMacros();
   const argRefs = new Set<number>();
   const cgOpts = {
-    strsize, macroArgs: opts.macroArgs, macros, defaultArgs: opts.defaultArgs, argRefs, arg0: 'dtrace',
-    option: (name: string) => options.get(name) ?? opts.options.get(name),
+    strsize: numericOption(options, 'strsize'), macroArgs: opts.macroArgs, macros, defaultArgs: isSet(options, 'defaultargs'), argRefs, arg0: 'dtrace',
+    option: (name: string) => options.get(name),
   };
   const cg = new CodeGenerator(cgOpts);
-  const options = new Map<string, string>();
   const ecbsOf: number[][] = [];
   // -L libraries are always loaded (their errors are the user's to see); the system library
   // (-x syslibdir, else the package's own) only when the program may name what it declares, and
@@ -111,7 +107,9 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
       for (const item of ast.items) {
         if (item.kind === 'Pragma') {
           pragma(item, options, opts.registry);
-          cgOpts.defaultArgs = opts.defaultArgs || options.has('defaultargs');
+          // As dt_opt_strsize resizes D's string type, a pragma's strsize holds from here on.
+          cgOpts.strsize = numericOption(options, 'strsize');
+          cgOpts.defaultArgs = isSet(options, 'defaultargs');
         } else if (item.kind === 'Clause') {
           const probes = item.probes.map((p) => p.id ? describeId(p, opts.registry)
             : resolveDescription(p, source.kind, macros, opts.macroArgs, cgOpts));
@@ -151,7 +149,7 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
           throw new DtraceError('D_UNSUPPORTED', 'declarations are not supported yet', { line: item.line });
         }
       }
-      checkArgsReferenced(source, opts.macroArgs, argRefs, opts.argRef || options.has('argref'));
+      checkArgsReferenced(source, opts.macroArgs, argRefs, isSet(options, 'argref'));
     } catch (e) {
       if (e instanceof DtraceError) throw new SourceError(e, source);
       // Chevrotain's parser and the passes over the AST recurse, so a program nested past what

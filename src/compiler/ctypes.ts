@@ -17,6 +17,7 @@ import {
   type DType, type EnumDef, type MemberInfo, type StructDef,
 } from './types.js';
 import { type Btf, loadKernelBtf, loadModuleBtf } from '../btf/btf.js';
+import { optionDefault } from '../options.js';
 
 type At = { line: number; column: number; file?: string };
 
@@ -657,7 +658,7 @@ export class TypeScope {
   }
 }
 
-const DEFAULT_STRSIZE = 256;
+const DEFAULT_STRSIZE = Number(optionDefault('strsize'));
 const QUALIFIERS = new Set(['const', 'volatile', 'restrict']);
 const BUILTIN_WORDS = new Set(['signed', 'unsigned', 'short', 'long', 'char', 'int', 'float', 'double', 'void']);
 

@@ -9,8 +9,9 @@
 
 import * as D from '../dif/constants.js';
 import { encodeCall } from '../dif/builder.js';
-import type { ActionDescription, Difo, Program } from '../dof/program.js';
-import { resolveSignedness, validateFormat } from '../consumer/printf.js';
+import type { ActionDescription, Program } from '../dof/program.js';
+import type { Difo } from '../dif/difo.js';
+import { resolveSignedness, validateFormat } from '../abi/printf-format.js';
 import type * as A from './ast.js';
 import { type CodeGenerator, type DifoGen, type Val, err, printfArgType } from './codegen.js';
 import { INT, VOID, isInteger, typeName, type DType } from './types.js';

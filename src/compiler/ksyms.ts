@@ -4,7 +4,7 @@
 // D_SYM_NOTYPES. Messages are those of libdtrace's dt_xcook_ident.
 
 import { readFileSync } from 'node:fs';
-import { parseKallsyms, type KernelSymbol } from '../consumer/symbols.js';
+import { parseKallsyms, type KernelSymbol } from '../sys/symbols.js';
 
 let byName: Map<string, KernelSymbol[]> | undefined;
 

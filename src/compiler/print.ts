@@ -2,8 +2,8 @@
 //
 // libdtrace compiles print() as a DTRACEACT_DIFEXPR whose DOF format string names the value's CTF
 // type ("module`id"); the consumer looks that id up in the same CTF. Our consumer has no CTF, so
-// the string carries the type itself: "print`" then the JSON of a TypeDescriptor (below), with
-// every struct and union described once in a table. DOF stays the only contract.
+// the string carries the type itself: "print`" then the JSON of a TypeDescriptor
+// (src/abi/print-schema.ts), with every struct and union described once in a table. DOF stays the only contract.
 
 import * as D from '../dif/constants.js';
 import type { ActionDescription } from '../dof/program.js';
@@ -11,34 +11,7 @@ import type * as A from './ast.js';
 import type { CodeGenerator } from './codegen.js';
 import { err } from './codegen.js';
 import { type DType, type StructDef, typeName } from './types.js';
-
-/** A type as the consumer needs it to print a value (see consumer/print.ts). */
-export type TypeNode =
-  /** c: a char (printed quoted), as CTF marks char and signed char. */
-  | { k: 'int'; n: string; z: number; s: boolean; c?: true }
-  | { k: 'float'; n: string; z: number }
-  | { k: 'ptr'; n: string }
-  | { k: 'string'; z: number }
-  | { k: 'array'; n: string; e: TypeNode; c: number; z: number }
-  | { k: 'struct'; n: string; i: number }
-  | { k: 'enum'; n: string; v: [string, string][] }
-  | { k: 'func'; n: string }
-  | { k: 'void' };
-
-export interface StructNode {
-  union: boolean;
-  size: number;
-  complete: boolean;
-  /** name, bit offset, bit-field width (0 if none), type */
-  m: [string, number, number, TypeNode][];
-}
-
-export interface TypeDescriptor {
-  t: TypeNode;
-  s: StructNode[];
-}
-
-export const PRINT_FORMAT_PREFIX = 'print`';
+import { PRINT_FORMAT_PREFIX, type StructNode, type TypeDescriptor, type TypeNode } from '../abi/print-schema.js';
 
 /** Describe a D type, every struct or union once. */
 export function describeType(t: DType, strsize: number): TypeDescriptor {

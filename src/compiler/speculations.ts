@@ -5,7 +5,8 @@
 // speculation id as their DIF object's value; they record no data (the kernel gives them size 0).
 
 import * as D from '../dif/constants.js';
-import type { ActionDescription, Difo } from '../dof/program.js';
+import type { ActionDescription } from '../dof/program.js';
+import type { Difo } from '../dif/difo.js';
 import type * as A from './ast.js';
 import { type DifoGen, err } from './codegen.js';
 import { INT, isInteger, typeName } from './types.js';

@@ -13,7 +13,7 @@
 import type * as A from './ast.js';
 import type { ProbeDescription } from '../dof/program.js';
 import { isGlob } from '../providers/glob.js';
-import { attr, DEPENDENCY_CLASS, STABILITY, type Attribute, type ProviderAttributes } from '../providers/provider.js';
+import { attr, DEPENDENCY_CLASS, STABILITY, type Attribute, type ProviderAttributes } from '../abi/stability.js';
 import type { ProbeRegistry } from '../providers/registry.js';
 import type { TypeScope } from './ctypes.js';
 import { DtraceError } from './errors.js';

@@ -14,9 +14,7 @@ import type * as A from './ast.js';
 import { type CodeGenerator, type CodegenOptions, DifoGen, err } from './codegen.js';
 import { constValue } from './aggregations.js';
 import { ULONG, isInteger, typeName, type DType } from './types.js';
-
-/** DTrace's defaults: stackframes 20; ustackframes 100 (DTrace for Linux); jstack 50 frames, 512 bytes. */
-const DEFAULTS = { stackframes: 20, ustackframes: 100, jstackframes: 50, jstackstrsize: 512 };
+import { optionDefault } from '../options.js';
 
 const SYMBOL_ACTIONS: Record<string, number> = {
   sym: D.DTRACEACT_SYM, func: D.DTRACEACT_SYM, mod: D.DTRACEACT_MOD,
@@ -38,11 +36,10 @@ function plain(kind: number): ActionDescription {
 }
 
 /** The value of a numeric option (-x or #pragma), or its default. */
-function option(opts: CodegenOptions & { option?: (name: string) => string | undefined }, name: keyof typeof DEFAULTS): number {
+function option(opts: CodegenOptions & { option?: (name: string) => string | undefined }, name: string): number {
   const v = opts.option?.(name);
-  if (v === undefined || v === 'unset') return DEFAULTS[name];
   const n = Number(v);
-  return Number.isFinite(n) && n > 0 ? n : DEFAULTS[name];
+  return v !== undefined && v !== 'unset' && Number.isFinite(n) && n > 0 ? n : Number(optionDefault(name));
 }
 
 /** stack(), ustack() and friends as an action (statement or aggregation key), with its DTrace checks. */

@@ -4,7 +4,7 @@
 // and point at each other), so a struct type carries a shared StructDef.
 
 import * as D from '../dif/constants.js';
-import type { DifType } from '../dof/program.js';
+import type { DifType } from '../dif/difo.js';
 
 export type DType =
   | { kind: 'int'; size: 1 | 2 | 4 | 8; signed: boolean; name: string }

@@ -8,7 +8,12 @@
 // family and the aggsortkey/aggsortrev/aggsortkeypos options).
 
 import { asSigned, asUnsigned, DEFAULT_STRSIZE, formatBytes, pad, stringRecord, type Value } from './records.js';
-import { formatPrintf, parseFormat, type AggFormatValue, type FormatPiece, type PrintfOptions, type SymbolLookup } from './printf.js';
+import { formatPrintf, type AggFormatValue, type PrintfOptions, type SymbolLookup } from './printf.js';
+import { parseFormat, type FormatPiece } from '../abi/printf-format.js';
+import {
+  type LlquantizeParams, type LquantizeParams, QUANTIZE_NBUCKETS, QUANTIZE_ZEROBUCKET, llquantizeBounds, llquantizeBucket, llquantizeBucketCount,
+  lquantizeBucket, quantizeBucket, quantizeBucketValue,
+} from '../dif/buckets.js';
 
 export type AggAction =
   | 'count'
@@ -20,19 +25,6 @@ export type AggAction =
   | 'quantize'
   | 'lquantize'
   | 'llquantize';
-
-export interface LquantizeParams {
-  base: number;
-  step: number;
-  levels: number;
-}
-
-export interface LlquantizeParams {
-  factor: number;
-  low: number;
-  high: number;
-  nsteps: number;
-}
 
 export interface AggDesc {
   action: AggAction;
@@ -89,78 +81,6 @@ export interface AggPrintOptions extends AggSortOptions {
   stackIndent?: number;
   /** -x aggzoom (see AggDesc.zoom). */
   aggzoom?: boolean;
-}
-
-// ---------------------------------------------------------------------------
-// Bucket layouts
-
-/** DTrace's quantize() has 127 power-of-two buckets; bucket 63 holds zero. */
-export const QUANTIZE_NBUCKETS = 127;
-export const QUANTIZE_ZEROBUCKET = 63;
-
-/** The value a quantize bucket is labelled with. */
-export function quantizeBucketValue(bucket: number): bigint {
-  if (bucket < QUANTIZE_ZEROBUCKET) return -(1n << BigInt(QUANTIZE_ZEROBUCKET - 1 - bucket));
-  if (bucket === QUANTIZE_ZEROBUCKET) return 0n;
-  return 1n << BigInt(bucket - QUANTIZE_ZEROBUCKET - 1);
-}
-
-/** The quantize bucket a value falls in (as the kernel chooses it). */
-export function quantizeBucket(value: bigint): number {
-  if (value < 0n) {
-    for (let i = 0; i < QUANTIZE_ZEROBUCKET; i++) if (value <= quantizeBucketValue(i)) return i;
-    return QUANTIZE_ZEROBUCKET - 1;
-  }
-  for (let i = QUANTIZE_ZEROBUCKET + 1; i < QUANTIZE_NBUCKETS; i++) if (value < quantizeBucketValue(i)) return i - 1;
-  return QUANTIZE_NBUCKETS - 1;
-}
-
-/** The lquantize bucket a value falls in: 0 below base, levels + 1 at or above the top. */
-export function lquantizeBucket(p: LquantizeParams, value: bigint): number {
-  const base = BigInt(p.base);
-  if (value < base) return 0;
-  const level = (value - base) / BigInt(p.step);
-  if (level < BigInt(p.levels)) return Number(level) + 1;
-  return p.levels + 1;
-}
-
-/**
- * The lower bound of every llquantize bucket after the underflow bucket, in
- * order; the last one is the overflow bucket's bound (factor^(high+1)).
- */
-export function llquantizeBounds(p: LlquantizeParams): bigint[] {
-  const factor = BigInt(p.factor);
-  const nsteps = BigInt(p.nsteps);
-  let value = 1n;
-  let order = 0;
-  for (; order < p.low; order++) value *= factor;
-  let next = value * factor;
-  let step = next > nsteps ? next / nsteps : 1n;
-  const bounds: bigint[] = [];
-  while (order <= p.high) {
-    bounds.push(value);
-    value += step;
-    if (value !== next) continue;
-    next = value * factor;
-    step = next > nsteps ? next / nsteps : 1n;
-    order++;
-  }
-  bounds.push(value);
-  return bounds;
-}
-
-/** Number of llquantize buckets: underflow, the steps, overflow. */
-export function llquantizeBucketCount(p: LlquantizeParams): number {
-  return llquantizeBounds(p).length + 1;
-}
-
-/** The llquantize bucket a value falls in. */
-export function llquantizeBucket(p: LlquantizeParams, value: bigint): number {
-  const bounds = llquantizeBounds(p);
-  if (value < bounds[0]) return 0;
-  let b = 0;
-  while (b + 1 < bounds.length && bounds[b + 1] <= value) b++;
-  return b + 1;
 }
 
 // ---------------------------------------------------------------------------

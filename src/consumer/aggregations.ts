@@ -9,8 +9,9 @@ import {
   type AggAction, type AggData, type AggDesc, type AggEntry, type AggPrintOptions, aggFormatValue, formatAggKey,
   formatAggValue, formatAllAggregations, formatPrinta, formatPrintaDefault, sortAggEntries,
 } from './aggprint.js';
-import { type AggFormatValue, formatPrintf, parseFormat } from './printf.js';
-import { decode } from './consumer.js';
+import { type AggFormatValue, formatPrintf } from './printf.js';
+import { parseFormat } from '../abi/printf-format.js';
+import { decode } from './decode.js';
 import { hasUserKeys, isSymbolicAction, normalizeSymbolKeys, rememberKeyProcesses, symbolicKey } from './stacks.js';
 
 const ACTIONS: Record<number, AggAction> = {

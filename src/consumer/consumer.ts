@@ -6,10 +6,11 @@ import type {
   CpuBuffer, Device, EnableResult, EnabledProbe,
   RecordDescription,
 } from '../device/device.js';
-import { FAULT_EPID, RECORD_HEADER_SIZE } from '../device/device.js';
+import { FAULT_EPID, RECORD_HEADER_SIZE } from '../abi/records.js';
 import { Aggregations, aggSortOptions, aggregationRecord } from './aggregations.js';
 import { runSystem } from './destructive.js';
-import { countPrintfArgs, formatPrintf } from './printf.js';
+import { formatPrintf } from './printf.js';
+import { decode, printfArgs } from './decode.js';
 import { Speculations } from './speculation.js';
 import { type Value, formatTraceValue, formatTracemem, probeHeader, recordPrefix } from './records.js';
 import { FlowIndent, flowHeading } from './flowindent.js';
@@ -355,39 +356,6 @@ export function faultMessage(code: number, addr: bigint): string {
   if (code === D.DTRACEFLT_BADADDR || code === D.DTRACEFLT_BADALIGN || code === D.DTRACEFLT_KPRIV || code === D.DTRACEFLT_UPRIV)
     return `${msg} (0x${addr.toString(16)})`;
   return msg;
-}
-
-/** Read one record's value. */
-/**
- * The arguments of the printf-like record recs[i] (printf, system): the record itself holds the
- * first (none when it is void), the expression records after it the rest. `last` is the index of
- * the last record they took.
- */
-export function printfArgs(recs: RecordDescription[], i: number, data: Buffer): { args: Value[]; last: number } {
-  const need = countPrintfArgs(recs[i].format ?? '');
-  const args: Value[] = [];
-  if (recs[i].size > 0 && need > 0) args.push(decode(recs[i], data));
-  while (args.length < need && i + 1 < recs.length && recs[i + 1].action === D.DTRACEACT_DIFEXPR) args.push(decode(recs[++i], data));
-  return { args, last: i };
-}
-
-export function decode(r: RecordDescription, data: Buffer): Value {
-  const at = r.offset;
-  if (r.type === 'string') {
-    const bytes = data.subarray(at, at + r.size);
-    const nul = bytes.indexOf(0);
-    return { kind: 'string', value: bytes.subarray(0, nul < 0 ? bytes.length : nul).toString('utf8') };
-  }
-  if (r.type === 'bytes') return { kind: 'bytes', value: Buffer.from(data.subarray(at, at + r.size)) };
-  const size = r.size as 1 | 2 | 4 | 8;
-  let value: bigint;
-  switch (size) {
-    case 1: value = BigInt(data.readInt8(at)); break;
-    case 2: value = BigInt(data.readInt16LE(at)); break;
-    case 4: value = BigInt(data.readInt32LE(at)); break;
-    default: value = data.readBigInt64LE(at); break;
-  }
-  return { kind: 'int', value, size, signed: r.type !== 'uint' };
 }
 
 /** Is a -x / #pragma option on (present and not "unset")? */

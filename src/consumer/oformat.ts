@@ -22,7 +22,7 @@ import {
 } from './aggprint.js';
 import { type Aggregations, type AggTable, aggregationRecord, printaIds } from './aggregations.js';
 import { isSetoptRecord, setoptArgs } from './setopt.js';
-import { decode, printfArgs } from './consumer.js';
+import { decode, printfArgs } from './decode.js';
 import { formatPrint, isPrintFormat } from './print.js';
 import { formatPrintf, type PrintfOptions } from './printf.js';
 import { asSigned, asUnsigned, type Value } from './records.js';

@@ -7,8 +7,8 @@
 // structs and unions "{" ... "}", enums by the name of value 0 (dt_print_enum reads no value).
 // The type comes from the action's format (compiler/print.ts), not from the AST.
 
-import type { StructNode, TypeDescriptor, TypeNode } from '../compiler/print.js';
-import { PRINT_FORMAT_PREFIX } from '../compiler/print.js';
+import type { StructNode, TypeDescriptor, TypeNode } from '../abi/print-schema.js';
+import { PRINT_FORMAT_PREFIX } from '../abi/print-schema.js';
 import { cFloat } from './printf.js';
 
 export function isPrintFormat(format: string | undefined): format is string {

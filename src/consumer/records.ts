@@ -4,6 +4,8 @@
 // Layout facts follow illumos dtrace(1M) (cmd/dtrace/dtrace.c: chew, chewrec)
 // and libdtrace dt_consume.c (dt_consume_cpu, dt_print_bytes).
 
+import { optionDefault } from '../options.js';
+
 /** A decoded datum from a trace record or an aggregation key. */
 export type Value =
   // `shown`: how a sym() or mod() key prints (consumer/stacks.ts)
@@ -41,7 +43,7 @@ export function pad(s: string, width: number): string {
 }
 
 /** Default strsize: string records are this many bytes, NUL padded. */
-export const DEFAULT_STRSIZE = 256;
+export const DEFAULT_STRSIZE = Number(optionDefault('strsize'));
 
 /** The heading dtrace prints before the first record unless quiet. */
 export function probeHeader(): string {
@@ -60,7 +62,7 @@ export function recordEnd(quiet: boolean): string {
 
 export interface TraceOptions {
   quiet?: boolean;
-  /** Record size for string values (the strsize option); default 256. */
+  /** Record size for string values (the strsize option). */
   strsize?: number;
   /** -x rawbytes: strings and other byte records always as a hex dump. */
   rawbytes?: boolean;

@@ -4,7 +4,7 @@
 
 import * as D from '../dif/constants.js';
 import type { EnabledProbe, RecordDescription } from '../device/device.js';
-import { decode } from './consumer.js';
+import { decode } from './decode.js';
 
 export function isSetoptRecord(r: RecordDescription): boolean {
   return r.action === D.DTRACEACT_LIBACT && r.arg === BigInt(D.DT_ACT_SETOPT);

@@ -7,7 +7,7 @@
 // commits other CPUs' buffers later. discard() forgets them, and any that arrive later.
 
 import type { Device } from '../device/device.js';
-import { SPEC_TAG, parseSpecTag } from '../device/linux/speculation.js';
+import { SPEC_TAG, parseSpecTag } from '../abi/records.js';
 
 export interface HeldRecord {
   cpu: number;

@@ -11,7 +11,7 @@ import * as D from '../dif/constants.js';
 import type { AggregationDescription, AggregationEntry, RecordDescription } from '../device/device.js';
 import type { Value } from './records.js';
 import type { SymbolInfo as PrintfSymbol, SymbolLookup } from './printf.js';
-import { type SymbolInfo, type Symbolizer, frameText, symbolizer } from './symbols.js';
+import { type SymbolInfo, type Symbolizer, frameText, symbolizer } from '../sys/symbols.js';
 
 /** DTrace's stack indentation (_dtrace_stkindent). */
 export const STACK_INDENT = 14;

@@ -54,11 +54,6 @@ export interface CpuBuffer {
   lost: number; // records the kernel dropped on this CPU since the last drain
 }
 
-export const RECORD_HEADER_SIZE = 16; // u32 epid, u32 reserved, u64 timestamp
-/** The epid of fault records (DTRACE_EPIDNONE): data is u32 epid, u32 action, u32 DIF offset,
- * u32 fault code, u64 address -- the ERROR probe's arguments. */
-export const FAULT_EPID = 0;
-
 /** One aggregation entry: its key bytes and each CPU's data, merged by the consumer. */
 export interface AggregationEntry {
   id: number;

@@ -7,7 +7,7 @@
 // in bits 8..23 with an 8-bit register in bits 0..7 (W-format: SETX, SETS, scalar variable
 // loads/stores, CALL, XLATE).
 
-import type { DifType, DifVar, Difo } from '../dof/program.js';
+import type { DifType, DifVar, Difo } from './difo.js';
 import {
   DIF_OP_ALLOCS,
   DIF_OP_BA,

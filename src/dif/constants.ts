@@ -455,16 +455,6 @@ export const DTRACEACT_NAMES: ReadonlyMap<number, string> = new Map<number, stri
 // ---------------------------------------------------------------------------------------------
 // quantize(), lquantize(), llquantize() and ustack() arguments
 
-export const DTRACE_QUANTIZE_NBUCKETS = 63 * 2 + 1; // 127: -2^62..-1, 0, 1..2^62
-export const DTRACE_QUANTIZE_ZEROBUCKET = 63;
-
-/** The lower bound of a quantize() bucket (DTRACE_QUANTIZE_BUCKETVAL). */
-export function quantizeBucketValue(bucket: number): bigint {
-  if (bucket < DTRACE_QUANTIZE_ZEROBUCKET) return -(1n << BigInt(DTRACE_QUANTIZE_ZEROBUCKET - 1 - bucket));
-  if (bucket === DTRACE_QUANTIZE_ZEROBUCKET) return 0n;
-  return 1n << BigInt(bucket - DTRACE_QUANTIZE_ZEROBUCKET - 1);
-}
-
 export const DTRACE_LQUANTIZE_STEPSHIFT = 48;
 export const DTRACE_LQUANTIZE_LEVELSHIFT = 32;
 export const DTRACE_LQUANTIZE_BASESHIFT = 0;

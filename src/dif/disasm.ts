@@ -14,7 +14,7 @@
 // DTrace prints the DIF object's address as <id>; we have no address, so the caller names it
 // (`title`), and otherwise a stable hex tag derived from the instructions stands in.
 
-import type { DifType, Difo, EcbDescription, Program } from '../dof/program.js';
+import type { DifClause, DifType, Difo } from './difo.js';
 import {
   CTF_KIND_NAMES,
   DIF_OP_NAMES,
@@ -189,17 +189,17 @@ export function disassembleDifo(difo: Difo, title?: string): string {
 }
 
 /**
- * Every DIF object of a program in compile order (each ECB's predicate, then its actions' DIF
- * objects), as `dtrace -S` prints them while compiling.
+ * Every DIF object of a program's clauses in compile order (each clause's predicate, then its
+ * actions' DIF objects), as `dtrace -S` prints them while compiling.
  */
-export function disassembleProgram(program: Program): string {
-  return program.ecbs.map((ecb) => disassembleEcb(ecb)).join('');
+export function disassembleClauses(clauses: readonly DifClause[]): string {
+  return clauses.map((clause) => disassembleClause(clause)).join('');
 }
 
-function disassembleEcb(ecb: EcbDescription): string {
+function disassembleClause(clause: DifClause): string {
   let out = '';
-  if (ecb.predicate) out += disassembleDifo(ecb.predicate);
-  for (const a of ecb.actions) if (a.difo) out += disassembleDifo(a.difo);
+  if (clause.predicate) out += disassembleDifo(clause.predicate);
+  for (const a of clause.actions) if (a.difo) out += disassembleDifo(a.difo);
   return out;
 }
 

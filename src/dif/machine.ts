@@ -14,10 +14,11 @@
 // - faults as DTrace raises them: the fault code, the DIF offset of the instruction (index * 4) and
 //   the illegal value, thrown as a DifFault.
 
-import type { DifType, DifVar, Difo, EcbDescription } from '../dof/program.js';
+import type { DifClause, DifType, DifVar, Difo } from './difo.js';
 import * as D from './constants.js';
 import { difIndex, difLabel, difOp, difR1, difR2, difRd, isBranchOp } from './builder.js';
 import { callSubroutine } from './machine-subr.js';
+import { optionDefault } from '../options.js';
 
 const U64 = (v: bigint): bigint => BigInt.asUintN(64, v);
 const S64 = (v: bigint): bigint => BigInt.asIntN(64, v);
@@ -151,7 +152,7 @@ export interface ProbeContext {
 }
 
 export interface MachineOptions {
-  strsize?: number; // DTRACEOPT_STRSIZE (default 256)
+  strsize?: number; // DTRACEOPT_STRSIZE (default: the option's)
   scratchSize?: number; // bytes of scratch per run (default 4096)
   /** Kernel-privileged (dtrace_kernel): RLD* may read any kernel memory. Default true. */
   kernelAccess?: boolean;
@@ -354,7 +355,7 @@ export class DifMachine {
   private randState = 0x2545f4914f6cdd1dn;
 
   constructor(opts: MachineOptions = {}) {
-    this.strsize = opts.strsize ?? 256;
+    this.strsize = opts.strsize ?? Number(optionDefault('strsize'));
     this.scratchSize = opts.scratchSize ?? 4096;
     this.kernelAccess = opts.kernelAccess ?? true;
     this.rand = opts.rand ?? (() => this.nextRandom());
@@ -573,7 +574,7 @@ export class DifMachine {
    * Run one clause. A fault ends the clause (and is returned, with where it happened); other
    * clauses of the same firing still run. Call newFiring() between probe firings.
    */
-  runClause(ecb: EcbDescription, ctx: ProbeContext = {}): ClauseResult {
+  runClause(ecb: DifClause, ctx: ProbeContext = {}): ClauseResult {
     const out: ClauseResult = { fired: false, actions: ecb.actions.map(() => undefined) };
     this.scratchPtr = 0;
     this.scratch.bytes.fill(0);

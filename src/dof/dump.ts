@@ -11,7 +11,7 @@ import { DOF_HDR_SIZE, DOF_SEC_SIZE, sectionTypeName } from './constants.js';
 import { DTRACEACT_NAMES, isAggregatingAction } from '../dif/constants.js';
 import { disassembleDifo } from '../dif/disasm.js';
 import { probeDescriptionString, type ActionDescription, type Program, type UsdtProvider } from './program.js';
-import type { Attribute } from '../providers/provider.js';
+import type { Attribute } from '../abi/stability.js';
 
 const hex = (v: bigint | number): string => `0x${v.toString(16)}`;
 

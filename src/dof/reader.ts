@@ -6,10 +6,9 @@
 // indexes outside the buffer and every loop is bounded by the input's size. It reads what
 // writer.ts writes (see there for how the model's extra fields are carried), and DOF from libdtrace.
 
-import type {
-  ActionDescription, DifType, DifVar, Difo, EcbDescription, ProbeDescription, Program, UsdtProbe, UsdtProvider,
-} from './program.js';
-import { DEPENDENCY_CLASS, STABILITY, type Attribute } from '../providers/provider.js';
+import type { ActionDescription, EcbDescription, ProbeDescription, Program, UsdtProbe, UsdtProvider } from './program.js';
+import type { DifType, DifVar, Difo } from '../dif/difo.js';
+import { DEPENDENCY_CLASS, STABILITY, type Attribute } from '../abi/stability.js';
 import * as D from '../dif/constants.js';
 import { difIndex, difLabel, difOp, difR1, difR2, difRd, isBranchOp } from '../dif/builder.js';
 import {

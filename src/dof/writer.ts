@@ -20,8 +20,9 @@
 //   option string"); on such a host, options must go in separately as integers, as libdtrace's
 //   dtrace_getopt_dof() does.
 
-import type { ActionDescription, DifType, Difo, EcbDescription, ProbeDescription, Program, UsdtProvider } from './program.js';
-import { DEPENDENCY_CLASS, STABILITY, type Attribute } from '../providers/provider.js';
+import type { ActionDescription, EcbDescription, ProbeDescription, Program, UsdtProvider } from './program.js';
+import type { DifType, Difo } from '../dif/difo.js';
+import { DEPENDENCY_CLASS, STABILITY, type Attribute } from '../abi/stability.js';
 import { DIF_DIR_NREGS, DIF_DTR_NREGS, DIF_VERSION_2, DTRACEACT_DIFEXPR, isAggregatingAction, isPrintfLikeAction } from '../dif/constants.js';
 import {
   DIF_INSTR_SIZE,

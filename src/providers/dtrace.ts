@@ -3,7 +3,8 @@
 // ERROR's arguments (arg1 enabled probe id, arg2 clause index, arg3 DIF offset, arg4 fault type,
 // arg5 fault value) are filled by the bridge from the fault it recorded; no kernel source here.
 
-import { attr, type Probe, type Provider, type ProviderAttributes } from './provider.js';
+import { type Probe, type Provider } from './provider.js';
+import { attr, type ProviderAttributes } from '../abi/stability.js';
 
 const ATTRIBUTES: ProviderAttributes = {
   provider: attr('Stable', 'Stable', 'Common'),

@@ -3,7 +3,8 @@
 // description naming fbt says plainly why it matches nothing.
 
 import { existsSync } from 'node:fs';
-import { attr, type Probe, type Provider, type ProviderAttributes } from './provider.js';
+import { type Probe, type Provider } from './provider.js';
+import { attr, type ProviderAttributes } from '../abi/stability.js';
 
 const ATTRIBUTES: ProviderAttributes = {
   provider: attr('Evolving', 'Evolving', 'Common'),

@@ -3,14 +3,8 @@
 //   with -v, after each row: the probe description attributes, the argument attributes and the
 //   argument types ("args[N]: TYPE", or "None").
 
-import {
-  DEPENDENCY_CLASS,
-  STABILITY,
-  type Attribute,
-  type Probe,
-  type ProbeSpec,
-  type ProviderAttributes,
-} from './provider.js';
+import { type Probe, type ProbeSpec } from './provider.js';
+import { DEPENDENCY_CLASS, STABILITY, type Attribute, type ProviderAttributes } from '../abi/stability.js';
 import { isGlob } from './glob.js';
 import type { ProbeRegistry } from './registry.js';
 

@@ -15,9 +15,10 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename } from 'node:path';
-import { readElf, type ElfFile, type FunctionSymbol } from './elf.js';
+import { readElf, type ElfFile, type FunctionSymbol } from '../sys/elf.js';
 import { isGlob, matchField } from './glob.js';
-import { attr, type Probe, type ProbeArg, type ProbeSpec, type Provider, type ProviderAttributes } from './provider.js';
+import { type Probe, type ProbeArg, type ProbeSpec, type Provider } from './provider.js';
+import { attr, type ProviderAttributes } from '../abi/stability.js';
 
 export const PID_ATTRIBUTES: ProviderAttributes = {
   provider: attr('Evolving', 'Evolving', 'ISA'),

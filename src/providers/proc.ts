@@ -21,7 +21,8 @@
 // start, lwp-start and signal-clear have no tracepoint here (dtrace(1) NOTES).
 
 import { loadKernelBtf } from '../btf/btf.js';
-import { attr, type Attach, type Probe, type ProbeArg, type Provider, type ProviderAttributes } from './provider.js';
+import { type Attach, type Probe, type ProbeArg, type Provider } from './provider.js';
+import { attr, type ProviderAttributes } from '../abi/stability.js';
 import { derivedProbes, rawDerivedProbes, type DerivedProbe, type RawDerivedProbe } from './tracepoint-probe.js';
 import { eventExists, eventFormat, tracefsRoot } from './tracefs.js';
 

@@ -7,14 +7,8 @@
 // untyped.
 
 import { isGlob, matchField } from './glob.js';
-import {
-  attr,
-  type Probe,
-  type ProbeArg,
-  type ProbeSpec,
-  type Provider,
-  type ProviderAttributes,
-} from './provider.js';
+import { type Probe, type ProbeArg, type ProbeSpec, type Provider } from './provider.js';
+import { attr, type ProviderAttributes } from '../abi/stability.js';
 
 const ATTRIBUTES: ProviderAttributes = {
   provider: attr('Evolving', 'Evolving', 'Common'),

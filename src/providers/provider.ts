@@ -4,6 +4,8 @@
 // it fires (ArgSource), so the kernel bridge can build the program prologue and attach it without
 // knowing anything provider-specific.
 
+import type { ProviderAttributes } from '../abi/stability.js';
+
 /** The kernel object a probe is attached to. */
 export type Attach =
   /** dtrace:::BEGIN/END/ERROR: fired by dtrace itself, not by a kernel event. */
@@ -174,39 +176,6 @@ export interface ProbeSpec {
   name: string;
 }
 
-/** DTrace stability levels (dtrace_stability_t), lowest first. */
-export const STABILITY = [
-  'Internal',
-  'Private',
-  'Obsolete',
-  'External',
-  'Unstable',
-  'Evolving',
-  'Stable',
-  'Standard',
-] as const;
-export type Stability = (typeof STABILITY)[number];
-
-/** DTrace dependency classes (dtrace_class_t), lowest first. */
-export const DEPENDENCY_CLASS = ['Unknown', 'CPU', 'Platform', 'Group', 'ISA', 'Common'] as const;
-export type DependencyClass = (typeof DEPENDENCY_CLASS)[number];
-
-/** One attribute triple (dtrace_attribute_t). */
-export interface Attribute {
-  name: Stability;
-  data: Stability;
-  dependency: DependencyClass;
-}
-
-/** A provider's attributes for each element of its probe descriptions (dtrace_pattr_t). */
-export interface ProviderAttributes {
-  provider: Attribute;
-  module: Attribute;
-  function: Attribute;
-  name: Attribute;
-  args: Attribute;
-}
-
 export interface Provider {
   name: string;
   attributes: ProviderAttributes;
@@ -223,24 +192,4 @@ export interface Provider {
    * registry compares names with the provider's `name`.
    */
   ownsProviderName?(providerName: string): boolean;
-}
-
-/** A shorthand for attribute tables. */
-export function attr(name: Stability, data: Stability, dependency: DependencyClass): Attribute {
-  return { name, data, dependency };
-}
-
-/**
- * -x amin's value as dtrace_str2attr() reads it: up to three '/'-separated names, in any case,
- * for the name stability, the data stability and the dependency class; the ones left out are the
- * highest (Standard/Standard/Common). null when it is not one.
- */
-export function parseAttribute(text: string): Attribute | null {
-  const parts = text === '' ? [] : text.split('/');
-  if (parts.length > 3 || parts.some((p) => p === '')) return null;
-  const find = <T extends string>(names: readonly T[], p: string) => names.find((n) => n.toLowerCase() === p.toLowerCase());
-  const name = parts[0] === undefined ? 'Standard' : find(STABILITY, parts[0]);
-  const data = parts[1] === undefined ? 'Standard' : find(STABILITY, parts[1]);
-  const dependency = parts[2] === undefined ? 'Common' : find(DEPENDENCY_CLASS, parts[2]);
-  return name && data && dependency ? { name, data, dependency } : null;
 }

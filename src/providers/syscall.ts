@@ -11,14 +11,8 @@
 // offsets as the per-call records: the bridge uses that to enable many system calls with one
 // attached program (see src/device/linux/dispatch.ts). errno on return is computed from `ret`.
 
-import {
-  attr,
-  type Dispatch,
-  type Probe,
-  type ProbeArg,
-  type Provider,
-  type ProviderAttributes,
-} from './provider.js';
+import { type Dispatch, type Probe, type ProbeArg, type Provider } from './provider.js';
+import { attr, type ProviderAttributes } from '../abi/stability.js';
 import { loadKernelBtf } from '../btf/btf.js';
 import { syscallNumbers } from './syscall-numbers.js';
 import { TracepointProbe } from './tracepoint-probe.js';

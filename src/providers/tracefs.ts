@@ -208,3 +208,27 @@ export function availableEvents(root = tracefsRoot()): Array<[string, string]> {
   }
   return out;
 }
+
+/**
+ * The dynamic events some tracer created (kprobes, uprobes, synthetic events: dynamic_events,
+ * else uprobe_events and kprobe_events), as "group/event". They are other tools' probes, which
+ * come and go with them, not the kernel's tracepoints.
+ */
+export function dynamicEvents(root = tracefsRoot()): Set<string> {
+  const out = new Set<string>();
+  const files = existsSync(join(root, 'dynamic_events')) ? ['dynamic_events'] : ['uprobe_events', 'kprobe_events'];
+  for (const file of files) {
+    let text = '';
+    try {
+      text = readFileSync(join(root, file), 'utf8');
+    } catch {
+      continue; // not readable (or not there): nothing to leave out
+    }
+    for (const line of text.split('\n')) {
+      const m = /^\S+?:(\S+\/\S+)/.exec(line);
+      if (m) out.add(m[1]!);
+    }
+  }
+  return out;
+}
+

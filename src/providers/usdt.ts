@@ -12,7 +12,7 @@
 
 import { matchField, isGlob } from './glob.js';
 import { elfOf, mappedObjects, objectsMatching, pidOf, PID_ATTRIBUTES } from './pid.js';
-import type { ElfFile } from './elf.js';
+import type { ElfFile } from '../sys/elf.js';
 import type { ArgSource, Probe, ProbeArg, ProbeSpec, Provider, SemaphoreHold } from './provider.js';
 
 /** x86_64 register names in SDT operands, by the 64-bit register they are part of. */

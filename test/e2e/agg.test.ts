@@ -7,10 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT, dtrace, dtraceAsync, gcc, kernelUnavailable } from '../helpers/run.js';
 import { onlineCpus } from '../helpers/run.js';
-import {
-  formatLlquantize, formatLquantize, formatQuantize, llquantizeBounds, llquantizeBucket, lquantizeBucket,
-  quantizeBucket,
-} from '../../src/consumer/aggprint.js';
+import { formatLlquantize, formatLquantize, formatQuantize } from '../../src/consumer/aggprint.js';
+import { llquantizeBounds, llquantizeBucket, lquantizeBucket, quantizeBucket } from '../../src/dif/buckets.js';
 
 const skip = kernelUnavailable();
 let work = '';

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, openSync, readSync, closeSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT, dtrace, dtraceAsync, gcc, kernelUnavailable, type Result } from '../helpers/run.js';
-import { readElf } from '../../src/providers/elf.js';
+import { readElf } from '../../src/sys/elf.js';
 
 const UPROBE_PMU = '/sys/bus/event_source/devices/uprobe/type';
 const PYTHON = '/usr/bin/python3';

@@ -51,11 +51,11 @@ describe.skipIf(skip)(`providers${skip ? ` (skipped: ${skip})` : ''}`, () => {
     const registry = new ProbeRegistry();
     const t0 = performance.now();
     const compiled = compile([{ kind: 'n', text: 'syscall:::entry { @[probefunc] = count(); }', name: 'n' }] as never, {
-      registry, options: new Map(), macroArgs: [], macros: new Map(), zdefs: false, defaultArgs: false, argRef: false,
+      registry, options: new Map(), macroArgs: [], macros: new Map(), zdefs: false,
     } as never);
     const dof = writeDof(compiled.program);
     const t1 = performance.now();
-    const device = new LinuxDevice(registry, { strsize: 256, bufsize: 1 << 20, aggsize: 4096, verbose: false, dynvarsize: 1 << 20 } as never);
+    const device = new LinuxDevice(registry, { verbose: false });
     try {
       const enabled = device.enable(dof);
       device.go();

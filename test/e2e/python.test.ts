@@ -7,7 +7,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, readSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, dtrace, dtraceAsync, kernelUnavailable } from '../helpers/run.js';
-import { readElf, type ElfFile } from '../../src/providers/elf.js';
+import { readElf, type ElfFile } from '../../src/sys/elf.js';
 
 const PYTHON = '/usr/bin/python3';
 const SCRIPT = path.join(ROOT, 'test/e2e/progs/python-calls.py');

@@ -6,7 +6,7 @@ import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT, dtrace, dtraceAsync, kernelUnavailable } from '../helpers/run.js';
-import { ElfFile } from '../../src/providers/elf.js';
+import { ElfFile } from '../../src/sys/elf.js';
 import { readDof } from '../../src/dof/reader.js';
 
 const skip = kernelUnavailable();
@@ -153,7 +153,7 @@ describe.skipIf(skip)(`usdt${skip ? ` (skipped: ${skip})` : ''}`, () => {
     }
     const { native } = await import('../../src/device/native.js');
     const { BpfAsm, R0, R1, R2 } = await import('../../src/device/linux/bpf-asm.js');
-    const { readElf } = await import('../../src/providers/elf.js');
+    const { readElf } = await import('../../src/sys/elf.js');
     const n = 40;
     const fns = Array.from({ length: n }, (_, i) => `__attribute__((noinline)) void f${i}(void) { __asm__ volatile(""); }`);
     writeFileSync(file('many.c'), `#include <unistd.h>\n${fns.join('\n')}\nint main(void) { for (;;) { ${

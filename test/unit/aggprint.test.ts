@@ -1,24 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import {
-  formatAggregation,
-  formatAllAggregations,
-  formatLlquantize,
-  formatLquantize,
-  formatPrinta,
-  formatPrintaDefault,
-  formatQuantize,
-  llquantizeBucket,
-  llquantizeBucketCount,
-  lquantizeBucket,
-  QUANTIZE_NBUCKETS,
-  quantizeBucket,
-  sortAggEntries,
-  stddevValue,
-  type AggDesc,
-  type AggEntry,
-  type LlquantizeParams,
-  type LquantizeParams,
-} from '../../src/consumer/aggprint.js';
+import { formatAggregation, formatAllAggregations, formatLlquantize, formatLquantize, formatPrinta, formatPrintaDefault, formatQuantize, sortAggEntries, stddevValue, type AggDesc, type AggEntry } from '../../src/consumer/aggprint.js';
+import { llquantizeBucket, llquantizeBucketCount, lquantizeBucket, QUANTIZE_NBUCKETS, quantizeBucket, type LlquantizeParams, type LquantizeParams } from '../../src/dif/buckets.js';
 import type { Value } from '../../src/consumer/records.js';
 
 const i = (value: number | bigint, size: 1 | 2 | 4 | 8 = 8, signed = true): Value => ({

@@ -1,10 +1,12 @@
 // The consumer's pure formatting pieces added for print(), -F and printf's %d: what a user sees
 // for given bytes and types, without a kernel.
 import { describe, expect, test } from 'vitest';
-import { describeType, PRINT_FORMAT_PREFIX } from '../../src/compiler/print.js';
+import { describeType } from '../../src/compiler/print.js';
+import { PRINT_FORMAT_PREFIX } from '../../src/abi/print-schema.js';
 import { formatPrint } from '../../src/consumer/print.js';
 import { FlowIndent, flowHeading, flowOf } from '../../src/consumer/flowindent.js';
-import { formatPrintf, resolveSignedness } from '../../src/consumer/printf.js';
+import { formatPrintf } from '../../src/consumer/printf.js';
+import { resolveSignedness } from '../../src/abi/printf-format.js';
 import type { DType, StructDef } from '../../src/compiler/types.js';
 import type { EnabledProbe } from '../../src/device/device.js';
 import { intValue } from '../../src/consumer/records.js';

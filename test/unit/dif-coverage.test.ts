@@ -16,7 +16,7 @@ import {
 } from '../../src/dif/builder.js';
 import { DifFault, DifLoadError, DifMachine, type ProbeContext } from '../../src/dif/machine.js';
 import { AF_INET, AF_INET6, MACHINE_SUBROUTINES } from '../../src/dif/machine-subr.js';
-import type { DifType, DifVar, Difo } from '../../src/dof/program.js';
+import type { DifType, DifVar, Difo } from '../../src/dif/difo.js';
 
 const INT: DifType = { kind: D.DIF_TYPE_CTF, ckind: D.CTF_K_INTEGER, flags: 0, size: 8 };
 const STR: DifType = { kind: D.DIF_TYPE_STRING, ckind: 0, flags: D.DIF_TF_BYREF, size: 256 };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as D from '../../src/dif/constants.js';
+import { QUANTIZE_NBUCKETS, QUANTIZE_ZEROBUCKET, quantizeBucketValue } from '../../src/dif/buckets.js';
 import {
   DifBuilder,
   difIndex,
@@ -33,7 +34,7 @@ import {
   encodeXlate,
 } from '../../src/dif/builder.js';
 import { difTypeString, disassembleDifo, disassembleInstruction } from '../../src/dif/disasm.js';
-import type { DifType, Difo } from '../../src/dof/program.js';
+import type { DifType, Difo } from '../../src/dif/difo.js';
 
 const INT64: DifType = { kind: D.DIF_TYPE_CTF, ckind: D.CTF_K_INTEGER, flags: 0, size: 8 };
 const INT32: DifType = { kind: D.DIF_TYPE_CTF, ckind: D.CTF_K_INTEGER, flags: 0, size: 4 };
@@ -88,12 +89,12 @@ describe('DIF constants', () => {
   });
 
   it('pack and unpack quantize arguments', () => {
-    expect(D.DTRACE_QUANTIZE_NBUCKETS).toBe(127);
-    expect(D.quantizeBucketValue(D.DTRACE_QUANTIZE_ZEROBUCKET)).toBe(0n);
-    expect(D.quantizeBucketValue(64)).toBe(1n);
-    expect(D.quantizeBucketValue(65)).toBe(2n);
-    expect(D.quantizeBucketValue(62)).toBe(-1n);
-    expect(D.quantizeBucketValue(0)).toBe(-(1n << 62n));
+    expect(QUANTIZE_NBUCKETS).toBe(127);
+    expect(quantizeBucketValue(QUANTIZE_ZEROBUCKET)).toBe(0n);
+    expect(quantizeBucketValue(64)).toBe(1n);
+    expect(quantizeBucketValue(65)).toBe(2n);
+    expect(quantizeBucketValue(62)).toBe(-1n);
+    expect(quantizeBucketValue(0)).toBe(-(1n << 62n));
 
     const lq = D.packLquantizeArg({ base: -10, step: 5, levels: 20 });
     expect(lq).toBe((5n << 48n) | (20n << 32n) | 0xfffffff6n);

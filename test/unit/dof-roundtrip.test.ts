@@ -14,7 +14,8 @@ import { preprocess } from '../../src/cli/cpp.js';
 import { probeRegistry } from '../../src/providers/registry.js';
 import { writeDof } from '../../src/dof/writer.js';
 import { readDof } from '../../src/dof/reader.js';
-import type { Difo, Program } from '../../src/dof/program.js';
+import type { Program } from '../../src/dof/program.js';
+import type { Difo } from '../../src/dif/difo.js';
 import { dumpDof } from '../../src/dof/dump.js';
 import { dofdumpMain } from '../../src/cli/dofdump.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -57,7 +58,6 @@ function compileCase(file: string): Program | null {
   try {
     return compile([source], {
       registry, options, macroArgs: args.operands, zdefs: isSet(options, 'zdefs'),
-      defaultArgs: isSet(options, 'defaultargs'), argRef: isSet(options, 'argref'),
     }).program;
   } catch (e) {
     if (e instanceof SourceError) return null;

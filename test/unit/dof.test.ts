@@ -14,7 +14,8 @@ import {
 import * as F from '../../src/dof/constants.js';
 import { readDof, validateDifo } from '../../src/dof/reader.js';
 import { writeDof } from '../../src/dof/writer.js';
-import type { ActionDescription, DifType, Difo, Program, UsdtProvider } from '../../src/dof/program.js';
+import type { ActionDescription, Program, UsdtProvider } from '../../src/dof/program.js';
+import type { DifType, Difo } from '../../src/dif/difo.js';
 import { dumpDof } from '../../src/dof/dump.js';
 import { rng } from '../helpers/rng.js';
 

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { ElfError, ElfFile, ET_DYN, readElf } from '../../src/providers/elf.js';
+import { ElfError, ElfFile, ET_DYN, readElf } from '../../src/sys/elf.js';
 
 const PYTHON = '/usr/bin/python3';
 let prog = '';

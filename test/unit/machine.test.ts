@@ -9,7 +9,7 @@ import {
 } from '../../src/dif/builder.js';
 import { DifFault, DifLoadError, DifMachine, type ProbeContext, validateDifo } from '../../src/dif/machine.js';
 import { AF_INET, AF_INET6, ipv6, jsonSelect } from '../../src/dif/machine-subr.js';
-import type { DifType, DifVar, Difo } from '../../src/dof/program.js';
+import type { DifType, DifVar, Difo } from '../../src/dif/difo.js';
 import { compile } from '../../src/compiler/compile.js';
 import { ProbeRegistry } from '../../src/providers/registry.js';
 import { readdirSync, readFileSync } from 'node:fs';

@@ -4,7 +4,7 @@ import { disassemble } from '../../src/device/linux/bpf-disasm.js';
 import { optimize } from '../../src/device/linux/peephole.js';
 import { allocateRegisters, fusedComparisons } from '../../src/device/linux/regalloc.js';
 import * as D from '../../src/dif/constants.js';
-import type { Difo } from '../../src/dof/program.js';
+import type { Difo } from '../../src/dif/difo.js';
 
 const listing = (a: BpfAsm) => disassemble(a.finish()).map((l) => l.replace(/^\d+: /, ''));
 const none = { self: 0, memSlots: [], stackZeroing: [] };

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { readElf } from '../../src/providers/elf.js';
+import { readElf } from '../../src/sys/elf.js';
 import { announceExec, mappedObjects, objectsMatching, parseOffset, PidProvider, pidOf } from '../../src/providers/pid.js';
 import { ProbeRegistry } from '../../src/providers/registry.js';
 

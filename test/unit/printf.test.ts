@@ -1,13 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  countPrintfArgs,
-  formatPrintf,
-  parseFormat,
-  PrintfError,
-  validateFormat,
-  type ArgType,
-  type SymbolLookup,
-} from '../../src/consumer/printf.js';
+import { formatPrintf, type SymbolLookup } from '../../src/consumer/printf.js';
+import { countPrintfArgs, parseFormat, PrintfError, validateFormat, type ArgType } from '../../src/abi/printf-format.js';
 import type { Value } from '../../src/consumer/records.js';
 
 const i = (value: number | bigint, size: 1 | 2 | 4 | 8 = 4, signed = true): Value => ({

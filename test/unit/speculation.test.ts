@@ -5,7 +5,7 @@ import * as D from '../../src/dif/constants.js';
 import { DifMachine } from '../../src/dif/machine.js';
 import { compileError, compileScript, fire } from '../helpers/dif.js';
 import { Speculations } from '../../src/consumer/speculation.js';
-import { SPEC_TAG, parseSpecTag, specTag } from '../../src/device/linux/speculation.js';
+import { SPEC_TAG, parseSpecTag, specTag } from '../../src/abi/records.js';
 import type { Device } from '../../src/device/device.js';
 
 describe('compile-time rules (dt_cc.c)', () => {

@@ -13,11 +13,11 @@ import { ProbeRegistry } from '../../src/providers/registry.js';
 import type { ActionDescription, Program } from '../../src/dof/program.js';
 import { readDof } from '../../src/dof/reader.js';
 import { writeDof } from '../../src/dof/writer.js';
-import { readElf } from '../../src/providers/elf.js';
+import { readElf } from '../../src/sys/elf.js';
 import { stackRecord } from '../../src/device/linux/stack.js';
 import {
   KernelSymbols, Symbolizer, frameText, lookupInMappings, parseKallsyms, parseMaps,
-} from '../../src/consumer/symbols.js';
+} from '../../src/sys/symbols.js';
 import { formatSymbolic, normalizeSymbolKeys, printfSymbols, symbolicKey } from '../../src/consumer/stacks.js';
 import { formatAggKey } from '../../src/consumer/aggprint.js';
 import { mergePerCpu } from '../../src/consumer/aggregations.js';

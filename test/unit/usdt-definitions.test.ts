@@ -1,8 +1,8 @@
 // dtrace -h and -G from D provider declarations: the header's names and the semaphore object.
 import { describe, expect, test } from 'vitest';
-import { ElfFile } from '../../src/providers/elf.js';
-import { headerText, providersOfSource } from '../../src/providers/usdt-header.js';
-import { semaphoreObject, semaphores } from '../../src/providers/usdt-object.js';
+import { ElfFile } from '../../src/sys/elf.js';
+import { headerText, providersOfSource } from '../../src/usdt/header.js';
+import { semaphoreObject, semaphores } from '../../src/usdt/object.js';
 
 const SOURCE = `provider myapp {
 	probe request__start(int, char *);

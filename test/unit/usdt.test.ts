@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parseSdtArg, parseSdtArgs, sdtProbeName, UsdtProvider } from '../../src/providers/usdt.js';
-import { readElf } from '../../src/providers/elf.js';
+import { readElf } from '../../src/sys/elf.js';
 
 describe('SDT argument specifications', () => {
   test('registers by any of their names, with size and signedness', () => {

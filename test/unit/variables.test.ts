@@ -5,7 +5,8 @@ import { describe, expect, test } from 'vitest';
 import * as D from '../../src/dif/constants.js';
 import { difOp, difVar } from '../../src/dif/builder.js';
 import { compileError, compileScript, fire as fireClauses } from '../helpers/dif.js';
-import type { Difo, Program } from '../../src/dof/program.js';
+import type { Program } from '../../src/dof/program.js';
+import type { Difo } from '../../src/dif/difo.js';
 import { DifMachine, type ProbeContext } from '../../src/dif/machine.js';
 import { planVariables } from '../../src/device/linux/variables.js';
 

@@ -18,7 +18,7 @@
 
 import * as D from '../../dif/constants.js';
 import type { ActionDescription } from '../../dof/program.js';
-import { llquantizeBounds } from '../../consumer/aggprint.js';
+import { QUANTIZE_NBUCKETS, QUANTIZE_ZEROBUCKET, llquantizeBounds } from '../../dif/buckets.js';
 import { ALU, FP, HELPER, JMP, R0, R1, R2, R3, R4, R5, R8, BPF_NOEXIST } from './bpf-asm.js';
 import { type ProbeTranslator, TMP, TranslateError, ZERO_KEY, isAggregation, roundUp } from './translate.js';
 
@@ -32,7 +32,7 @@ function aggValueWords(kind: number, arg: bigint): number {
     case D.DTRACEAGG_AVG: return 2;
     case D.DTRACEAGG_MIN: case D.DTRACEAGG_MAX: return 2;
     case D.DTRACEAGG_STDDEV: return 4;
-    case D.DTRACEAGG_QUANTIZE: return D.DTRACE_QUANTIZE_NBUCKETS;
+    case D.DTRACEAGG_QUANTIZE: return QUANTIZE_NBUCKETS;
     case D.DTRACEAGG_LQUANTIZE: return D.unpackLquantizeArg(arg).levels + 2;
     case D.DTRACEAGG_LLQUANTIZE: return llquantizeBounds(D.unpackLlquantizeArg(arg)).length + 1;
     default: return 1;
@@ -141,7 +141,7 @@ export function translateAggregation(t: ProbeTranslator, acts: ActionDescription
       break;
     case D.DTRACEAGG_QUANTIZE:
       quantizeBucket(t);
-      bucketAdd(t, D.DTRACE_QUANTIZE_NBUCKETS);
+      bucketAdd(t, QUANTIZE_NBUCKETS);
       break;
     case D.DTRACEAGG_LQUANTIZE: {
       const p = D.unpackLquantizeArg(act.arg);
@@ -230,7 +230,7 @@ function log2(t: ProbeTranslator): void {
 /** R3 = quantize bucket of the value in R1: 63 for 0, 64 + log2(v) above, 62 - log2(-v) below. */
 function quantizeBucket(t: ProbeTranslator): void {
   const a = t.a;
-  const zero = D.DTRACE_QUANTIZE_ZEROBUCKET;
+  const zero = QUANTIZE_ZEROBUCKET;
   const neg = a.label('q.neg'), settled = a.label('q.settled'), magnitude = a.label('q.mag');
   a.movImm(R3, zero);
   a.jmpImm(JMP.JEQ, R1, 0, settled);

@@ -8,7 +8,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { machine } from 'node:os';
 import * as D from '../../dif/constants.js';
 import { isBranchOp } from '../../dif/builder.js';
-import type { Difo } from '../../dof/program.js';
+import type { Difo } from '../../dif/difo.js';
 import { ALU, type BpfAsm, HELPER, R0, R1, R8 } from './bpf-asm.js';
 
 /** sizeof (cpuinfo_t): cpu_id, cpu_pset, cpu_chip, cpu_lgrp, then processor_info_t. */

@@ -9,7 +9,7 @@
 
 import * as D from '../../dif/constants.js';
 import type { RecordDescription } from '../device.js';
-import { RECORD_HEADER_SIZE } from '../device.js';
+import { RECORD_HEADER_SIZE } from '../../abi/records.js';
 import { ALU, HELPER, JMP, type JmpOp, type Label, R0, R1, R2, R3, R6, R7, R8 } from './bpf-asm.js';
 import type { ProbeTranslator } from './translate.js';
 

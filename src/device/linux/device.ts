@@ -9,16 +9,18 @@
 import { readFileSync } from 'node:fs';
 import * as D from '../../dif/constants.js';
 import { readDof } from '../../dof/reader.js';
-import type { ActionDescription, Difo, Program } from '../../dof/program.js';
+import type { ActionDescription, Program } from '../../dof/program.js';
+import type { Difo } from '../../dif/difo.js';
 import type { Probe } from '../../providers/provider.js';
 import { ProbeRegistry } from '../../providers/registry.js';
 import { eventId } from '../../providers/tracefs.js';
 import { BPF_F_TEST_RUN_ON_CPU, native } from '../native.js';
+import { numericOption, optionValue, tracedCpu } from '../../options.js';
 import type {
   AggregationDescription, AggregationEntry, CpuBuffer, Device, EnableResult, EnabledProbe,
   RecordDescription,
 } from '../device.js';
-import { RECORD_HEADER_SIZE } from '../device.js';
+import { RECORD_HEADER_SIZE } from '../../abi/records.js';
 import { ALU, BPF_MAP_TYPE, BPF_PROG_TYPE, BpfAsm, R0, R1, R8, R9 } from './bpf-asm.js';
 import { type ArgMem, emitGuard, emitTracepointArg, guardsOf } from './tracepoint-args.js';
 import {
@@ -48,18 +50,44 @@ const ACTIVITY_WARMUP = 2; // 1 is DRAINING, set by exit()
 const MAX_RING_PAGES = 1 << 20; // the most pages native/perf.cc maps for one ring
 const BPF_F_NO_PREALLOC = 1; // PCPU_MIN_UNIT_SIZE: the largest per-CPU map value
 
-export interface LinuxDeviceOptions {
+/** The tracing options the device takes from the DOF's OPTDESC (see tracingOptions()). */
+interface TracingOptions {
   strsize: number;
   bufsize: number; // bytes per CPU
   /** -x bufresize: auto (default) lowers a bufsize the kernel cannot give; manual fails. */
-  bufresize?: 'auto' | 'manual';
+  bufresize: 'auto' | 'manual';
   aggsize: number; // entries per keyed aggregation
-  verbose: boolean; // verifier log on errors
-  dynvarsize?: number; // bytes of dynamic variable space (thread-locals, associative arrays); 1m
-  nspec?: number; // speculations (default 1)
-  specsize?: number; // bytes of each speculation per CPU (default 32k)
+  dynvarsize: number; // bytes of dynamic variable space (thread-locals, associative arrays)
+  nspec: number; // speculations
+  specsize: number; // bytes of each speculation per CPU
   /** -x cpu: probes fire and record only on this CPU, whose buffer alone is read; BEGIN and END run there. */
   cpu?: number;
+}
+
+/** What the device is told besides the DOF. */
+export interface LinuxDeviceOptions {
+  verbose: boolean; // the verifier's log on errors (-v, -x debug, -x bpflog)
+}
+
+/**
+ * The tracing options of a program, as its DOF carries them (-x and pragmas alike), with DTrace's
+ * defaults from src/options.ts.
+ */
+function tracingOptions(options: ReadonlyMap<string, string>): TracingOptions {
+  const bufsize = numericOption(options, 'bufsize');
+  return {
+    strsize: numericOption(options, 'strsize'),
+    // Under fill and ring the consumer keeps bufsize bytes a CPU; the kernel's buffers carry the
+    // records to it and must not lose them first.
+    bufsize: optionValue(options, 'bufpolicy') === 'switch' ? bufsize : Math.max(bufsize, numericOption(new Map(), 'bufsize')),
+    bufresize: optionValue(options, 'bufresize') === 'manual' ? 'manual' : 'auto',
+    // aggsize is bytes; a keyed aggregation's hash map holds entries of about 64 bytes.
+    aggsize: Math.max(1024, Math.floor(numericOption(options, 'aggsize') / 64)),
+    dynvarsize: numericOption(options, 'dynvarsize'),
+    nspec: numericOption(options, 'nspec'),
+    specsize: numericOption(options, 'specsize'),
+    cpu: tracedCpu(options),
+  };
 }
 
 export class DeviceError extends Error {
@@ -106,10 +134,14 @@ export class LinuxDevice implements Device {
   private holds = new Map<string, number[]>();
   private nopProg: number | undefined;
 
-  constructor(private registry: ProbeRegistry, private opts: LinuxDeviceOptions) {}
+  /** The program's tracing options, known once enable() has read its DOF. */
+  private opts: TracingOptions = tracingOptions(new Map());
+
+  constructor(private registry: ProbeRegistry, private settings: LinuxDeviceOptions) {}
 
   enable(dof: Buffer): EnableResult {
     const program = readDof(dof);
+    this.opts = tracingOptions(program.options);
     const { strsize } = this.opts;
     // Match every ECB description.
     const matched: number[] = [];
@@ -184,7 +216,7 @@ export class LinuxDevice implements Device {
     }
     const mem = memLayout(strsize, maxData, maxKey, sharedInfoWords(program.ecbs.length));
     // Variables (variables.ts): their scratch region goes at the end of mem.
-    const varPlan = planVariables(program, strsize, this.opts.dynvarsize ?? 1024 * 1024);
+    const varPlan = planVariables(program, strsize, this.opts.dynvarsize);
     const varsBase = mem.size;
     mem.size += varPlan.regionSize;
     if (mem.size > PERCPU_VALUE_MAX)
@@ -242,7 +274,7 @@ export class LinuxDevice implements Device {
     }
     const vars = { plan: varPlan, base: varsBase, mapFd: dvarFd, dropsFd: this.dvarDropsFd ?? -1 };
     if (usesSpeculations(program.ecbs))
-      this.spec = SpeculationMaps.create((o) => this.map(o), this.opts.nspec ?? 1, this.opts.specsize ?? 32 * 1024, this.ncpu);
+      this.spec = SpeculationMaps.create((o) => this.map(o), this.opts.nspec, this.opts.specsize, this.ncpu);
 
     const needsTask = program.ecbs.some((e) => [e.predicate, ...e.actions.map((a) => a.difo)].some(
       (d) => d?.vartab.some((v) => v.id === D.DIF_VAR_PPID) ||
@@ -548,7 +580,7 @@ export class LinuxDevice implements Device {
       }
     };
     try {
-      const fd = native.progLoad({ type, insns: plans ? sabotageForTest(insns, plans) : insns, license: 'GPL', name: progName(probe), logLevel: this.opts.verbose ? 1 : 0, ...multi });
+      const fd = native.progLoad({ type, insns: plans ? sabotageForTest(insns, plans) : insns, license: 'GPL', name: progName(probe), logLevel: this.settings.verbose ? 1 : 0, ...multi });
       this.fds.push(fd);
       return fd;
     } catch (e) {

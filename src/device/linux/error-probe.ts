@@ -10,7 +10,7 @@
 // in DTrace too), and jumps back to the ECB after the faulting one. A fault inside an ERROR
 // clause abandons that clause without firing ERROR again, as DTrace does.
 
-import { RECORD_HEADER_SIZE } from '../device.js';
+import { RECORD_HEADER_SIZE } from '../../abi/records.js';
 import { FP, JMP, type Label, R1, R8 } from './bpf-asm.js';
 import type { EcbPlan, ProbeTranslator } from './translate.js';
 

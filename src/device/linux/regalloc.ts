@@ -7,7 +7,7 @@
 // conditional jump instead of storing condition codes to the stack and loading them back.
 
 import * as D from '../../dif/constants.js';
-import type { Difo } from '../../dof/program.js';
+import type { Difo } from '../../dif/difo.js';
 import { R6, R7 } from './bpf-asm.js';
 
 /** BPF registers DIF registers may be kept in. */

@@ -20,7 +20,7 @@
 // kind << 28 | (generation & 0xfff) << 16 | speculation id.
 
 import * as D from '../../dif/constants.js';
-import { RECORD_HEADER_SIZE } from '../device.js';
+import { RECORD_HEADER_SIZE, SPEC_TAG, specTag } from '../../abi/records.js';
 import {
   ALU, BPF_DW, BPF_F_CURRENT_CPU, BPF_MAP_TYPE, BPF_STX, type BpfAsm, FP, HELPER, JMP, type Label, R0, R1, R2, R3, R4,
   R5, R6, R7, R8, R9,
@@ -32,27 +32,8 @@ import { DeviceError } from './device.js';
 /** States of a speculation (dtrace_speculation_state_t, without COMMITTING: see commit()). */
 export const SPEC_STATE = { INACTIVE: 0, ACTIVE: 1, ACTIVEONE: 2, ACTIVEMANY: 3, COMMITTINGMANY: 4, DISCARDING: 5 } as const;
 
-/** Kinds of tagged records. */
-export const SPEC_TAG = {
-  DATA: 1, // a speculative clause's record
-  DROP: 2, // a record that did not fit in specsize (header only)
-  COMMIT: 3, // commit(): print the held records
-  COMMIT_CLEAN: 4, // the same, and the consumer returns the speculation to INACTIVE
-  DISCARD: 5, // discard(): forget the held records
-  DISCARD_CLEAN: 6,
-  SUPPRESSED: 15, // never emitted: the clause's record is not written
-} as const;
-
 /** The most speculations speculation()'s loop can visit in a program the verifier accepts. */
 export const MAX_NSPEC = 1024;
-
-export function specTag(kind: number, id: number, gen: number): number {
-  return ((kind << 28) | ((gen & 0xfff) << 16) | id) >>> 0;
-}
-
-export function parseSpecTag(tag: number): { kind: number; id: number; gen: number } {
-  return { kind: tag >>> 28, id: tag & 0xffff, gen: (tag >>> 16) & 0xfff };
-}
 
 /** What the translator needs: the maps and the options. */
 export interface SpeculationEnv {

@@ -17,9 +17,10 @@
 // DTRACE_BPF_NOOPT=1 turns register allocation and the clean-up passes off).
 
 import * as D from '../../dif/constants.js';
-import type { Difo, EcbDescription } from '../../dof/program.js';
+import type { EcbDescription } from '../../dof/program.js';
+import type { Difo } from '../../dif/difo.js';
 import type { RecordDescription } from '../device.js';
-import { RECORD_HEADER_SIZE } from '../device.js';
+import { RECORD_HEADER_SIZE } from '../../abi/records.js';
 import { translateCall } from './subroutines.js';
 import { disassemble } from './bpf-disasm.js';
 import { optimize } from './peephole.js';

@@ -22,7 +22,8 @@
 // value pointers into scalars, then the clause-locals.
 
 import * as D from '../../dif/constants.js';
-import type { Difo, Program } from '../../dof/program.js';
+import type { Program } from '../../dof/program.js';
+import type { Difo } from '../../dif/difo.js';
 import { ALU, FP, HELPER, JMP, R0, R1, R2, R3, R4, R8, type BpfAsm } from './bpf-asm.js';
 import { type ProbeTranslator, TranslateError, ZERO_KEY } from './translate.js';
 import { emitTid } from './context-task.js';

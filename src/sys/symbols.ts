@@ -8,7 +8,7 @@
 
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { type ElfFile, type FunctionSymbol, readElf } from '../providers/elf.js';
+import { type ElfFile, type FunctionSymbol, readElf } from './elf.js';
 
 /** A resolved address: the object (module) it lies in and, when known, its symbol. */
 export interface SymbolInfo {

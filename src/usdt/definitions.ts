@@ -11,12 +11,12 @@
 import { closeSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { DtraceError, formatCompileError } from '../compiler/errors.js';
-import { headerText, providersOfSource, sdtName, type DeclaredProvider } from './usdt-header.js';
-import { semaphoreObject } from './usdt-object.js';
-import { probeSites, type ProbeSite } from './usdt-sites.js';
+import { headerText, providersOfSource, sdtName, type DeclaredProvider } from './header.js';
+import { semaphoreObject } from './object.js';
+import { probeSites, type ProbeSite } from './sites.js';
 import { writeDof } from '../dof/writer.js';
 import type { UsdtProbe, UsdtProvider } from '../dof/program.js';
-import { attr, parseAttribute } from './provider.js';
+import { attr, parseAttribute } from '../abi/stability.js';
 
 /** A failure of -h/-G: the message dtrace prints after "dtrace: " and its exit status. */
 export class DefinitionError extends Error {

@@ -8,7 +8,7 @@
 // objects named to -G hold probe sites, it also carries the providers' DOF (their probes, argument
 // types and sites) in a .SUNW_dof section, as DTrace's -G does.
 
-import { semaphoreName, type DeclaredProvider } from './usdt-header.js';
+import { semaphoreName, type DeclaredProvider } from './header.js';
 
 const SHT_PROGBITS = 1;
 const SHT_SYMTAB = 2;

@@ -5,7 +5,7 @@
 // it (dof_probe_t's dofpr_func and its offsets, as DTrace's -G records a call site).
 
 import { readFileSync } from 'node:fs';
-import { ElfError, ElfFile, ET_REL } from './elf.js';
+import { ElfError, ElfFile, ET_REL } from '../sys/elf.js';
 
 const STT_FUNC = 2;
 const R_X86_64_64 = 1;
