@@ -18,7 +18,7 @@ import type { ProbeRegistry } from '../providers/registry.js';
 import type { TypeScope } from './ctypes.js';
 import { DtraceError } from './errors.js';
 import { typeName } from './types.js';
-import { DIF_SUBR_BY_NAME } from '../dif/constants.js';
+import { SUBROUTINE_BY_NAME } from '../dif/subroutines.js';
 
 export type { Attribute };
 
@@ -35,11 +35,6 @@ const UNSTABLE_ATTR = attr('Unstable', 'Unstable', 'Common');
 const UNSTABLE_PROVIDER: ProviderAttributes = {
   provider: UNSTABLE_ATTR, module: UNSTABLE_ATTR, function: UNSTABLE_ATTR, name: UNSTABLE_ATTR, args: UNSTABLE_ATTR,
 };
-
-const EVOLVING_SUBROUTINES = new Set([
-  'd_path', 'ddi_pathname', 'getmajor', 'getminor', 'htonl', 'htonll', 'htons', 'ntohl', 'ntohll', 'ntohs',
-  'mutex_owned', 'mutex_owner', 'mutex_type_adaptive', 'mutex_type_spin', 'rw_iswriter', 'rw_read_held', 'rw_write_held',
-]);
 
 const AGGREGATING_FUNCTIONS = new Set(['count', 'sum', 'avg', 'min', 'max', 'stddev', 'quantize', 'lquantize', 'llquantize']);
 
@@ -123,8 +118,8 @@ class AttributeWalk {
       case 'Call': {
         const name = e.callee.kind === 'Identifier' ? e.callee.name : '';
         const args = this.all(e.args, DEF_ATTR);
-        const kind = DIF_SUBR_BY_NAME.has(name) ? 'function' : AGGREGATING_FUNCTIONS.has(name) ? 'aggregating function' : 'tracing function';
-        return minAttr(args, this.check(EVOLVING_SUBROUTINES.has(name) ? EVOLVING_ATTR : DEF_ATTR, () => `${kind} ${name}( )`, e));
+        const kind = SUBROUTINE_BY_NAME.has(name) ? 'function' : AGGREGATING_FUNCTIONS.has(name) ? 'aggregating function' : 'tracing function';
+        return minAttr(args, this.check(SUBROUTINE_BY_NAME.get(name)?.evolving ? EVOLVING_ATTR : DEF_ATTR, () => `${kind} ${name}( )`, e));
       }
       case 'Member':
         return this.expr(e.object);

@@ -275,27 +275,7 @@ export const DIF_SUBR_SX_SHARED_HELD = 53; // FreeBSD: 47
 export const DIF_SUBR_SX_EXCLUSIVE_HELD = 54; // FreeBSD: 48
 export const DIF_SUBR_SX_ISEXCLUSIVE = 55; // FreeBSD: 49
 export const DIF_SUBR_MAX = 55;
-
-/** Subroutine names (as D spells them) indexed by number. */
-export const DIF_SUBR_NAMES: readonly string[] = [
-  'rand', 'mutex_owned', 'mutex_owner', 'mutex_type_adaptive', 'mutex_type_spin', 'rw_read_held',
-  'rw_write_held', 'rw_iswriter', 'copyin', 'copyinstr', 'speculation', 'progenyof', 'strlen',
-  'copyout', 'copyoutstr', 'alloca', 'bcopy', 'copyinto', 'msgdsize', 'msgsize', 'getmajor',
-  'getminor', 'ddi_pathname', 'strjoin', 'lltostr', 'basename', 'dirname', 'cleanpath', 'strchr',
-  'strrchr', 'strstr', 'strtok', 'substr', 'index', 'rindex', 'htons', 'htonl', 'htonll', 'ntohs',
-  'ntohl', 'ntohll', 'inet_ntop', 'inet_ntoa', 'inet_ntoa6', 'toupper', 'tolower', 'getf', 'json',
-  'strtoll', 'd_path', 'link_ntop', 'memref', 'memstr', 'sx_shared_held', 'sx_exclusive_held',
-  'sx_isexclusive',
-];
-
-export const DIF_SUBR_BY_NAME: ReadonlyMap<string, number> = new Map(
-  DIF_SUBR_NAMES.map((name, n) => [name, n] as [string, number]),
-);
-
-/** The name libdtrace's dtrace_subrstr() gives a subroutine number ("unknown" when none). */
-export function subrName(subr: number): string {
-  return DIF_SUBR_NAMES[subr] ?? 'unknown';
-}
+// Their names, prototypes and availability: src/dif/subroutines.ts.
 
 // ---------------------------------------------------------------------------------------------
 // Types and variable table entries

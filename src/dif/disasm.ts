@@ -31,9 +31,9 @@ import {
   DIFV_SCOPE_GLOBAL,
   DIFV_SCOPE_LOCAL,
   DIFV_SCOPE_THREAD,
-  subrName,
 } from './constants.js';
 import { difIndex, difLabel, difOp, difR1, difR2, difRd, difType } from './builder.js';
+import { subrName } from './subroutines.js';
 
 type Operands = (d: Difo, name: string, i: number) => string;
 

@@ -8,6 +8,7 @@
 
 import * as D from './constants.js';
 import { type DifMachine, FaultSignal } from './machine.js';
+import { subrName } from './subroutines.js';
 
 const U64 = (v: bigint): bigint => BigInt.asUintN(64, v);
 const S64 = (v: bigint): bigint => BigInt.asIntN(64, v);
@@ -626,11 +627,11 @@ const SUBROUTINES = new Map<number, Subr>([
 ]);
 
 /** Names of the subroutines the reference machine implements. */
-export const MACHINE_SUBROUTINES: readonly string[] = [...SUBROUTINES.keys()].map((n) => D.subrName(n));
+export const MACHINE_SUBROUTINES: readonly string[] = [...SUBROUTINES.keys()].map((n) => subrName(n));
 
 /** Run subroutine `subr` on the arguments taken from the tuple stack. */
 export function callSubroutine(m: DifMachine, subr: number, args: bigint[]): bigint {
   const f = SUBROUTINES.get(subr);
-  if (!f) throw new Error(`the reference DIF machine does not implement subroutine ${D.subrName(subr)} (${subr})`);
+  if (!f) throw new Error(`the reference DIF machine does not implement subroutine ${subrName(subr)} (${subr})`);
   return U64(f(m, args));
 }

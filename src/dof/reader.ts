@@ -10,7 +10,7 @@ import type { ActionDescription, EcbDescription, ProbeDescription, Program, Usdt
 import type { DifType, DifVar, Difo } from '../dif/difo.js';
 import { DEPENDENCY_CLASS, STABILITY, type Attribute } from '../abi/stability.js';
 import * as D from '../dif/constants.js';
-import { difIndex, difLabel, difOp, difR1, difR2, difRd, isBranchOp } from '../dif/builder.js';
+import { validateDifo } from '../dif/validate.js';
 import {
   DIF_INSTR_SIZE,
   DOF_ACTDESC_SIZE,
@@ -419,11 +419,8 @@ class DofReader {
     }
 
     const difo: Difo = { insns, strtab, inttab, vartab, rtype };
-    try {
-      validateDifo(difo);
-    } catch (e) {
-      fail(`${where}: ${(e as Error).message}`);
-    }
+    const problems = validateDifo(difo);
+    if (problems.length > 0) fail(`${where}: ${problems[0]}`);
     return difo;
   }
 
@@ -476,117 +473,4 @@ const DIFO_PARTS = new Map<number, { align: number; entsize: number }>([
 /** Decode DOF into a program. Throws an Error ("DOF: ...") on anything malformed. */
 export function readDof(buf: Buffer): Program {
   return new DofReader(buf).read();
-}
-
-/**
- * Check a DIF object as a DTrace kernel does before running it: every opcode exists, registers are
- * in range and %r0 is never written, branches go forward to an instruction, table references are
- * in range, stores go to user variables, subroutines exist, and the last instruction is ret.
- * Throws an Error naming the first bad instruction or variable.
- */
-export function validateDifo(d: Difo): void {
-  const n = d.insns.length;
-  const nregs = D.DIF_DIR_NREGS;
-  if (n === 0) throw new Error('no DIF instructions');
-  for (let pc = 0; pc < n; pc++) {
-    const i = d.insns[pc]!;
-    const op = difOp(i);
-    const r1 = difR1(i);
-    const r2 = difR2(i);
-    const rd = difRd(i);
-    const bad = (msg: string): never => {
-      throw new Error(`DIF instruction ${pc} (0x${i.toString(16).padStart(8, '0')}): ${msg}`);
-    };
-    const src = (r: number): void => {
-      if (r >= nregs) bad(`invalid register %r${r}`);
-    };
-    const dst = (): void => {
-      if (rd >= nregs) bad(`invalid register %r${rd}`);
-      if (rd === 0) bad('cannot write to %r0');
-    };
-    if (isBranchOp(op)) {
-      const label = difLabel(i);
-      if (label >= n) bad(`invalid branch target ${label}`);
-      if (label <= pc) bad(`backward branch to ${label}`);
-      continue;
-    }
-    switch (op) {
-      case D.DIF_OP_OR: case D.DIF_OP_XOR: case D.DIF_OP_AND: case D.DIF_OP_SLL: case D.DIF_OP_SRL:
-      case D.DIF_OP_SRA: case D.DIF_OP_SUB: case D.DIF_OP_ADD: case D.DIF_OP_MUL: case D.DIF_OP_SDIV:
-      case D.DIF_OP_UDIV: case D.DIF_OP_SREM: case D.DIF_OP_UREM: case D.DIF_OP_COPYS:
-        src(r1); src(r2); dst();
-        break;
-      case D.DIF_OP_NOT: case D.DIF_OP_MOV: case D.DIF_OP_ALLOCS:
-      case D.DIF_OP_LDSB: case D.DIF_OP_LDSH: case D.DIF_OP_LDSW: case D.DIF_OP_LDUB: case D.DIF_OP_LDUH:
-      case D.DIF_OP_LDUW: case D.DIF_OP_LDX:
-      case D.DIF_OP_ULDSB: case D.DIF_OP_ULDSH: case D.DIF_OP_ULDSW: case D.DIF_OP_ULDUB: case D.DIF_OP_ULDUH:
-      case D.DIF_OP_ULDUW: case D.DIF_OP_ULDX:
-      case D.DIF_OP_RLDSB: case D.DIF_OP_RLDSH: case D.DIF_OP_RLDSW: case D.DIF_OP_RLDUB: case D.DIF_OP_RLDUH:
-      case D.DIF_OP_RLDUW: case D.DIF_OP_RLDX:
-        src(r1); dst();
-        break;
-      case D.DIF_OP_STB: case D.DIF_OP_STH: case D.DIF_OP_STW: case D.DIF_OP_STX:
-        src(r1); src(rd);
-        break;
-      case D.DIF_OP_CMP: case D.DIF_OP_SCMP:
-        src(r1); src(r2);
-        break;
-      case D.DIF_OP_TST:
-        src(r1);
-        break;
-      case D.DIF_OP_RET:
-        src(rd);
-        break;
-      case D.DIF_OP_NOP: case D.DIF_OP_POPTS: case D.DIF_OP_FLUSHTS:
-        break;
-      case D.DIF_OP_SETX:
-        if (difIndex(i) >= d.inttab.length) bad(`invalid integer table index ${difIndex(i)}`);
-        dst();
-        break;
-      case D.DIF_OP_SETS:
-        if (difIndex(i) >= d.strtab.length) bad(`invalid string table offset ${difIndex(i)}`);
-        dst();
-        break;
-      case D.DIF_OP_LDGA: case D.DIF_OP_LDTA:
-        src(r2); dst();
-        break;
-      case D.DIF_OP_LDGS: case D.DIF_OP_LDTS: case D.DIF_OP_LDLS: case D.DIF_OP_LDGAA: case D.DIF_OP_LDTAA:
-        if (difIndex(i) < D.DIF_VAR_OTHER_MIN) bad(`invalid variable ${difIndex(i)}`);
-        dst();
-        break;
-      case D.DIF_OP_STGS: case D.DIF_OP_STTS: case D.DIF_OP_STLS: case D.DIF_OP_STGAA: case D.DIF_OP_STTAA:
-        if (difIndex(i) < D.DIF_VAR_OTHER_UBASE) bad(`cannot write to built-in variable ${difIndex(i)}`);
-        src(rd);
-        break;
-      case D.DIF_OP_CALL:
-        if (difIndex(i) > D.DIF_SUBR_MAX) bad(`invalid subroutine ${difIndex(i)}`);
-        dst();
-        break;
-      case D.DIF_OP_PUSHTR:
-        if (r1 !== D.DIF_TYPE_CTF && r1 !== D.DIF_TYPE_STRING) bad(`invalid tuple type ${r1}`);
-        src(r2); src(rd);
-        break;
-      case D.DIF_OP_PUSHTV:
-        if (r1 !== D.DIF_TYPE_CTF && r1 !== D.DIF_TYPE_STRING) bad(`invalid tuple type ${r1}`);
-        src(rd);
-        break;
-      case D.DIF_OP_XLATE: case D.DIF_OP_XLARG:
-        bad('translator references must be resolved before DIF is loaded');
-        break;
-      default:
-        bad(`invalid opcode ${op}`);
-    }
-  }
-  if (difOp(d.insns[n - 1]!) !== D.DIF_OP_RET) throw new Error("the last DIF instruction must be 'ret'");
-
-  d.vartab.forEach((v, k) => {
-    const bad = (msg: string): never => {
-      throw new Error(`DIF variable ${k} (${v.name}): ${msg}`);
-    };
-    if (v.id > D.DIF_VARIABLE_MAX) bad(`id ${v.id} is out of range`);
-    if (v.kind !== D.DIFV_KIND_ARRAY && v.kind !== D.DIFV_KIND_SCALAR) bad(`unknown kind ${v.kind}`);
-    if (v.scope !== D.DIFV_SCOPE_GLOBAL && v.scope !== D.DIFV_SCOPE_THREAD && v.scope !== D.DIFV_SCOPE_LOCAL) {
-      bad(`unknown scope ${v.scope}`);
-    }
-  });
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as D from '../../src/dif/constants.js';
 import { QUANTIZE_NBUCKETS, QUANTIZE_ZEROBUCKET, quantizeBucketValue } from '../../src/dif/buckets.js';
+import { SUBROUTINES, SUBROUTINE_BY_NAME, subrName } from '../../src/dif/subroutines.js';
 import {
   DifBuilder,
   difIndex,
@@ -58,15 +59,16 @@ describe('DIF constants', () => {
     expect(D.DIF_VAR_BY_NAME.get('curcpu')).toBe(0x121);
     expect(D.DIF_VAR_BY_NAME.get('errno')).toBe(0x120);
     expect(D.DIF_VAR_NAME_BY_ID.get(D.DIF_VAR_WALLTIMESTAMP)).toBe('walltimestamp');
-    expect(D.DIF_SUBR_BY_NAME.get('strlen')).toBe(12);
-    expect(D.DIF_SUBR_BY_NAME.get('rindex')).toBe(34);
-    expect(D.DIF_SUBR_BY_NAME.get('inet_ntoa6')).toBe(43);
-    expect(D.DIF_SUBR_BY_NAME.get('toupper')).toBe(44);
-    expect(D.DIF_SUBR_BY_NAME.get('strtoll')).toBe(48);
-    expect(D.DIF_SUBR_BY_NAME.get('d_path')).toBe(D.DIF_SUBR_D_PATH);
-    expect(D.DIF_SUBR_NAMES).toHaveLength(D.DIF_SUBR_MAX + 1);
-    expect(D.subrName(D.DIF_SUBR_COPYINSTR)).toBe('copyinstr');
-    expect(D.subrName(999)).toBe('unknown');
+    const n = (name: string) => SUBROUTINE_BY_NAME.get(name)?.subr;
+    expect(n('strlen')).toBe(12);
+    expect(n('rindex')).toBe(34);
+    expect(n('inet_ntoa6')).toBe(43);
+    expect(n('toupper')).toBe(44);
+    expect(n('strtoll')).toBe(48);
+    expect(n('d_path')).toBe(D.DIF_SUBR_D_PATH);
+    expect(SUBROUTINES.map((s) => s.subr)).toEqual(Array.from({ length: D.DIF_SUBR_MAX + 1 }, (_, i) => i));
+    expect(subrName(D.DIF_SUBR_COPYINSTR)).toBe('copyinstr');
+    expect(subrName(999)).toBe('unknown');
   });
 
   it('classify actions and name them', () => {

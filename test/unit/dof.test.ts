@@ -12,7 +12,8 @@ import {
   encodeStv,
 } from '../../src/dif/builder.js';
 import * as F from '../../src/dof/constants.js';
-import { readDof, validateDifo } from '../../src/dof/reader.js';
+import { readDof } from '../../src/dof/reader.js';
+import { validateDifo } from '../../src/dif/validate.js';
 import { writeDof } from '../../src/dof/writer.js';
 import type { ActionDescription, Program, UsdtProvider } from '../../src/dof/program.js';
 import type { DifType, Difo } from '../../src/dif/difo.js';
@@ -361,11 +362,11 @@ describe('DOF reader', () => {
     const dif = secs.find((s) => s.type === F.DOF_SECT_DIF)!;
     const d = Buffer.from(good);
     d.writeUInt32LE(encodeBranch(D.DIF_OP_BA, 0), dif.offset);
-    expect(() => readDof(d)).toThrow(/DIF object in section \d+: DIF instruction 0 \(0x11000000\): backward branch to 0/);
+    expect(() => readDof(d)).toThrow(/DIF object in section \d+: \[0\]: backward branch to 0/);
 
     const e = Buffer.from(good);
     e.writeUInt32LE(0x23000009, dif.offset + 4); // ret %r9
-    expect(() => readDof(e)).toThrow(/invalid register %r9/);
+    expect(() => readDof(e)).toThrow(/\[1\]: invalid register 9/);
   });
 
   it('validates DIF as the kernel does', () => {
@@ -377,18 +378,18 @@ describe('DOF reader', () => {
       rtype: INT64,
       ...extra,
     });
-    expect(() => validateDifo(d([encodeRet(1)]))).not.toThrow();
-    expect(() => validateDifo(d([0x25000101, encodeRet(1)]))).toThrow(/invalid integer table index 1/);
-    expect(() => validateDifo(d([0x26000201, encodeRet(1)]))).toThrow(/invalid string table offset 2/);
-    expect(() => validateDifo(d([0x25000000, encodeRet(1)]))).toThrow(/cannot write to %r0/);
-    expect(() => validateDifo(d([encodeStv(D.DIF_OP_STGS, D.DIF_VAR_PID, 1), encodeRet(1)]))).toThrow(/built-in/);
-    expect(() => validateDifo(d([encodeCall(D.DIF_SUBR_MAX + 1, 1), encodeRet(1)]))).toThrow(/invalid subroutine/);
-    expect(() => validateDifo(d([encodeBranch(D.DIF_OP_BA, 5), encodeRet(1)]))).toThrow(/invalid branch target 5/);
-    expect(() => validateDifo(d([0x4e000001, encodeRet(1)]))).toThrow(/translator/);
-    expect(() => validateDifo(d([0x00000000, encodeRet(1)]))).toThrow(/invalid opcode 0/);
-    expect(() => validateDifo(d([encodeRet(1), 0x0e010002]))).toThrow(/last DIF instruction must be 'ret'/);
+    expect(validateDifo(d([encodeRet(1)]))).toEqual([]);
+    expect(validateDifo(d([0x25000101, encodeRet(1)]))).toEqual(['[0]: invalid integer ref 1']);
+    expect(validateDifo(d([0x26000201, encodeRet(1)]))).toEqual(['[0]: invalid string ref 2']);
+    expect(validateDifo(d([0x25000000, encodeRet(1)]))).toEqual(['[0]: cannot write to %r0']);
+    expect(validateDifo(d([encodeStv(D.DIF_OP_STGS, D.DIF_VAR_PID, 1), encodeRet(1)]))).toEqual([`[0]: invalid variable ${D.DIF_VAR_PID}`]);
+    expect(validateDifo(d([encodeCall(D.DIF_SUBR_MAX + 1, 1), encodeRet(1)]))).toEqual([`[0]: invalid subr ${D.DIF_SUBR_MAX + 1}`]);
+    expect(validateDifo(d([encodeBranch(D.DIF_OP_BA, 5), encodeRet(1)]))).toEqual(['[0]: invalid branch target 5']);
+    expect(validateDifo(d([0x4e000001, encodeRet(1)]))).toEqual(['[0]: invalid opcode 78']);
+    expect(validateDifo(d([0x00000000, encodeRet(1)]))).toEqual(['[0]: invalid opcode 0']);
+    expect(validateDifo(d([encodeRet(1), 0x0e010002]))).toEqual(["expected 'ret' as last DIF instruction"]);
     const v = { name: 'v', id: 0x500, kind: 7, scope: 0, flags: 0, type: INT64 };
-    expect(() => validateDifo(d([encodeRet(1)], { vartab: [v] }))).toThrow(/DIF variable 0 \(v\): unknown kind 7/);
+    expect(validateDifo(d([encodeRet(1)], { vartab: [v] }))).toEqual(['variable 0 (v): unknown kind 7']);
   });
 
   it('gives a clean error or a valid program for every truncation', () => {

@@ -7,7 +7,8 @@ import {
   encodeLoad, encodeMov, encodeNop, encodeNot, encodePopts, encodePushts, encodeR, encodeRet, encodeStore,
   encodeStv, encodeTst, encodeXlate, encodeBranch,
 } from '../../src/dif/builder.js';
-import { DifFault, DifLoadError, DifMachine, type ProbeContext, validateDifo } from '../../src/dif/machine.js';
+import { DifFault, DifLoadError, DifMachine, type ProbeContext } from '../../src/dif/machine.js';
+import { validateDifo } from '../../src/dif/validate.js';
 import { AF_INET, AF_INET6, ipv6, jsonSelect } from '../../src/dif/machine-subr.js';
 import type { DifType, DifVar, Difo } from '../../src/dif/difo.js';
 import { compile } from '../../src/compiler/compile.js';

@@ -19,6 +19,7 @@ import { emitStrtok } from './strtok.js';
 import { emitJson } from './json.js';
 import { emitInet6 } from './inet6.js';
 import { emitTask } from './context-task.js';
+import { subrName } from '../../dif/subroutines.js';
 
 /** One CALL site. */
 interface Call {
@@ -1027,8 +1028,11 @@ const SUBROUTINES: Partial<Record<number, Subroutine>> = {
   [D.DIF_SUBR_STRTOK]: (c) => emitStrtok(c.t, c.rd, c.pc, c.next),
 };
 
+/** The subroutines this bridge can emit (a unit test holds it to every one the compiler accepts). */
+export const LINUX_SUBROUTINES: ReadonlySet<number> = new Set(Object.keys(SUBROUTINES).map(Number));
+
 export function translateCall(t: ProbeTranslator, subr: number, rd: number, pc: number, next: Label): void {
   const f = SUBROUTINES[subr];
-  if (!f) throw new TranslateError(`subroutine ${D.subrName(subr)}( ) is not supported by the Linux bridge yet`, t.ecbIndex, t.actionIndex);
+  if (!f) throw new TranslateError(`subroutine ${subrName(subr)}( ) is not supported by the Linux bridge yet`, t.ecbIndex, t.actionIndex);
   f({ t, rd, pc, next, nargs: t.tuple.length, n: t.env.strsize });
 }
