@@ -18,6 +18,7 @@ import {
 } from './types.js';
 import { type Btf, loadKernelBtf, loadModuleBtf } from '../btf/btf.js';
 import { optionDefault } from '../options.js';
+import { DIF_VAR_BY_NAME } from '../dif/constants.js';
 
 type At = { line: number; column: number; file?: string };
 
@@ -662,13 +663,13 @@ const DEFAULT_STRSIZE = Number(optionDefault('strsize'));
 const QUALIFIERS = new Set(['const', 'volatile', 'restrict']);
 const BUILTIN_WORDS = new Set(['signed', 'unsigned', 'short', 'long', 'char', 'int', 'float', 'double', 'void']);
 
-/** Identifiers D itself defines, which program enumerators may not reuse. */
-export const BUILTIN_IDENTS = new Set([
-  'arg0', 'arg1', 'arg2', 'arg3', 'arg4', 'arg5', 'arg6', 'arg7', 'arg8', 'arg9', 'args', 'caller',
-  'chip', 'cpu', 'curcpu', 'curlwpsinfo', 'curpsinfo', 'curthread', 'cwd', 'epid', 'errno',
-  'execname', 'gid', 'id', 'ipl', 'lgrp', 'pid', 'ppid', 'probefunc', 'probemod', 'probename',
-  'probeprov', 'pset', 'root', 'stackdepth', 'tid', 'timestamp', 'uid', 'uregs', 'vtimestamp',
-  'walltimestamp', 'ustackdepth', 'ucaller', 'progenyof', 'zonename',
+/**
+ * Identifiers D itself defines, which program enumerators may not reuse: the built-in variables
+ * and the names the D library and the compiler give meaning to.
+ */
+export const BUILTIN_IDENTS: ReadonlySet<string> = new Set([
+  ...DIF_VAR_BY_NAME.keys(),
+  'chip', 'cpu', 'curlwpsinfo', 'curpsinfo', 'cwd', 'lgrp', 'progenyof', 'pset', 'root',
 ]);
 
 function newStruct(tag: string | null, union: boolean, origin: string): StructDef & { memberList: MemberInfo[] } {

@@ -29,15 +29,6 @@ export interface Place {
   userland: boolean;
 }
 
-const KERNEL_LOADS: Record<number, [number, number]> = {
-  1: [D.DIF_OP_LDSB, D.DIF_OP_LDUB], 2: [D.DIF_OP_LDSH, D.DIF_OP_LDUH],
-  4: [D.DIF_OP_LDSW, D.DIF_OP_LDUW], 8: [D.DIF_OP_LDX, D.DIF_OP_LDX],
-};
-const USER_LOADS: Record<number, [number, number]> = {
-  1: [D.DIF_OP_ULDSB, D.DIF_OP_ULDUB], 2: [D.DIF_OP_ULDSH, D.DIF_OP_ULDUH],
-  4: [D.DIF_OP_ULDSW, D.DIF_OP_ULDUW], 8: [D.DIF_OP_ULDX, D.DIF_OP_ULDX],
-};
-
 function scope(g: DifoGen): TypeScope {
   return g.cg.types;
 }
@@ -120,8 +111,7 @@ function load(g: DifoGen, p: Place, at: A.Expression): Val {
   else if (t.kind === 'float') return { reg: p.reg, type: t };
   else if (t.kind === 'string') return { reg: p.reg, type: STRING };
   else throw err('D_DEREF_VOID', 'cannot dereference pointer to void', at);
-  const ops = (p.userland ? USER_LOADS : KERNEL_LOADS)[size];
-  g.b.emit(encodeLoad(ops[signed ? 0 : 1], p.reg, p.reg));
+  g.b.emit(encodeLoad(D.difLoadOp(size as 1 | 2 | 4 | 8, signed, p.userland ? 'user' : 'kernel'), p.reg, p.reg));
   return { reg: p.reg, type: t };
 }
 
@@ -133,8 +123,7 @@ function loadBitfield(g: DifoGen, p: Place, at: A.Expression): Val {
   const need = Math.ceil((shift + p.bits) / 8);
   const size = need <= 1 ? 1 : need <= 2 ? 2 : need <= 4 ? 4 : 8;
   addConst(g, p.reg, firstByte, at);
-  const ops = (p.userland ? USER_LOADS : KERNEL_LOADS)[size];
-  b.emit(encodeLoad(ops[1], p.reg, p.reg));
+  b.emit(encodeLoad(D.difLoadOp(size, false, p.userland ? 'user' : 'kernel'), p.reg, p.reg));
   const signed = (p.type.kind === 'int' && p.type.signed) || p.type.kind === 'enum';
   // (word << (64 - shift - bits)) >> (64 - bits): drops the bits above, then those below.
   const k = g.alloc(at);

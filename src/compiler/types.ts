@@ -161,39 +161,24 @@ function byRefSize(t: DType): number {
   return 8;
 }
 
-/** Built-in variables: D name -> DIF variable id and D type. */
-export const BUILTINS: ReadonlyMap<string, { id: number; type: DType }> = new Map([
-  ['arg0', { id: D.DIF_VAR_ARG0, type: LONG }],
-  ['arg1', { id: D.DIF_VAR_ARG1, type: LONG }],
-  ['arg2', { id: D.DIF_VAR_ARG2, type: LONG }],
-  ['arg3', { id: D.DIF_VAR_ARG3, type: LONG }],
-  ['arg4', { id: D.DIF_VAR_ARG4, type: LONG }],
-  ['arg5', { id: D.DIF_VAR_ARG5, type: LONG }],
-  ['arg6', { id: D.DIF_VAR_ARG6, type: LONG }],
-  ['arg7', { id: D.DIF_VAR_ARG7, type: LONG }],
-  ['arg8', { id: D.DIF_VAR_ARG8, type: LONG }],
-  ['arg9', { id: D.DIF_VAR_ARG9, type: LONG }],
-  ['pid', { id: D.DIF_VAR_PID, type: intType(4, true, 'pid_t') }],
-  ['tid', { id: D.DIF_VAR_TID, type: intType(4, true, 'id_t') }],
-  ['ppid', { id: D.DIF_VAR_PPID, type: intType(4, true, 'pid_t') }],
-  ['uid', { id: D.DIF_VAR_UID, type: intType(4, false, 'uid_t') }],
-  ['gid', { id: D.DIF_VAR_GID, type: intType(4, false, 'gid_t') }],
-  ['execname', { id: D.DIF_VAR_EXECNAME, type: STRING }],
-  ['timestamp', { id: D.DIF_VAR_TIMESTAMP, type: ULONG }],
-  ['walltimestamp', { id: D.DIF_VAR_WALLTIMESTAMP, type: LONG }],
-  ['probeprov', { id: D.DIF_VAR_PROBEPROV, type: STRING }],
-  ['probemod', { id: D.DIF_VAR_PROBEMOD, type: STRING }],
-  ['probefunc', { id: D.DIF_VAR_PROBEFUNC, type: STRING }],
-  ['probename', { id: D.DIF_VAR_PROBENAME, type: STRING }],
-  ['epid', { id: D.DIF_VAR_EPID, type: intType(4, false, 'uint_t') }],
-  ['id', { id: D.DIF_VAR_ID, type: intType(4, false, 'uint_t') }],
-  ['errno', { id: D.DIF_VAR_ERRNO, type: INT }],
-  ['curthread', { id: D.DIF_VAR_CURTHREAD, type: { kind: 'pointer', name: 'struct task_struct *' } }],
-  // cpuinfo_t is the D library's (lib/dtrace/sched.d).
-  ['curcpu', { id: D.DIF_VAR_CURCPU, type: { kind: 'pointer', name: 'cpuinfo_t *' } }],
-  ['caller', { id: D.DIF_VAR_CALLER, type: intType(8, false, 'uintptr_t') }],
-  ['ucaller', { id: D.DIF_VAR_UCALLER, type: ULONG }],
-  ['stackdepth', { id: D.DIF_VAR_STACKDEPTH, type: intType(4, false, 'uint32_t') }],
-  ['ustackdepth', { id: D.DIF_VAR_USTACKDEPTH, type: intType(4, false, 'uint32_t') }],
-  ['zonename', { id: D.DIF_VAR_ZONENAME, type: STRING }],
-]);
+/** The D type of a built-in variable, by the name src/dif/constants.ts gives it. */
+function builtinType(name: string): DType {
+  switch (name) {
+    case 'string': return STRING;
+    case 'int': return INT;
+    case 'uint_t': return intType(4, false, 'uint_t');
+    case 'int64_t': return LONG;
+    case 'uint64_t': return ULONG;
+    case 'pid_t': case 'id_t': return intType(4, true, name);
+    case 'uid_t': case 'gid_t': case 'uint32_t': return intType(4, false, name);
+    case 'uintptr_t': return intType(8, false, name);
+    // Kernel and D library types, resolved where they are dereferenced.
+    case 'struct task_struct *': case 'cpuinfo_t *': return { kind: 'pointer', name };
+    default: throw new Error(`built-in variable type ${name} has no D type`);
+  }
+}
+
+/** Built-in variables a program reads by name: D name -> DIF variable id and D type. */
+export const BUILTINS: ReadonlyMap<string, { id: number; type: DType }> = new Map(
+  D.BUILTIN_VARIABLES.filter((v) => v.type !== undefined).map((v) => [v.name, { id: v.id, type: builtinType(v.type!) }]),
+);

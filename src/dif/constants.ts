@@ -103,6 +103,31 @@ export const DIF_OP_RLDX = 77;
 export const DIF_OP_XLATE = 78;
 export const DIF_OP_XLARG = 79;
 
+/** Where a load reads: kernel memory (LD*), DTrace-restricted memory (RLD*) or the traced process (ULD*). */
+export type DifLoadSpace = 'kernel' | 'restricted' | 'user';
+
+/** Every load opcode's width, signedness and address space. */
+export const DIF_LOADS: ReadonlyMap<number, { size: 1 | 2 | 4 | 8; signed: boolean; space: DifLoadSpace }> = new Map(
+  ([
+    ['kernel', [DIF_OP_LDSB, DIF_OP_LDSH, DIF_OP_LDSW, DIF_OP_LDUB, DIF_OP_LDUH, DIF_OP_LDUW, DIF_OP_LDX]],
+    ['restricted', [DIF_OP_RLDSB, DIF_OP_RLDSH, DIF_OP_RLDSW, DIF_OP_RLDUB, DIF_OP_RLDUH, DIF_OP_RLDUW, DIF_OP_RLDX]],
+    ['user', [DIF_OP_ULDSB, DIF_OP_ULDSH, DIF_OP_ULDSW, DIF_OP_ULDUB, DIF_OP_ULDUH, DIF_OP_ULDUW, DIF_OP_ULDX]],
+  ] as const).flatMap(([space, ops]) => ops.map((op, i) => [op, {
+    size: ([1, 2, 4, 1, 2, 4, 8] as const)[i], signed: i < 3, space,
+  }] as const)),
+);
+
+/** The load opcode for a width, signedness and space (8-byte loads are LDX whatever the sign). */
+export function difLoadOp(size: 1 | 2 | 4 | 8, signed: boolean, space: DifLoadSpace): number {
+  for (const [op, l] of DIF_LOADS) if (l.space === space && l.size === size && (size === 8 || l.signed === signed)) return op;
+  throw new Error(`no ${size}-byte ${space} load`);
+}
+
+/** Every store opcode's width. */
+export const DIF_STORES: ReadonlyMap<number, 1 | 2 | 4 | 8> = new Map([
+  [DIF_OP_STB, 1], [DIF_OP_STH, 2], [DIF_OP_STW, 4], [DIF_OP_STX, 8],
+]);
+
 export const DIF_OP_MAX = DIF_OP_XLARG;
 
 /** Mnemonics indexed by opcode, as the disassembler prints them ("" for opcode 0). */
@@ -166,47 +191,54 @@ export const DIF_VAR_ERRNO = 0x0120;
 // DTrace for Linux. (FreeBSD uses 0x0121..0x0123 for execargs, jid and jailname instead.)
 export const DIF_VAR_CURCPU = 0x0121;
 
-/** Built-in variable names and ids, as D spells them. */
-export const DIF_VAR_BY_NAME: ReadonlyMap<string, number> = new Map<string, number>([
-  ['args', DIF_VAR_ARGS],
-  ['regs', DIF_VAR_REGS],
-  ['uregs', DIF_VAR_UREGS],
-  ['vmregs', DIF_VAR_VMREGS],
-  ['curthread', DIF_VAR_CURTHREAD],
-  ['timestamp', DIF_VAR_TIMESTAMP],
-  ['vtimestamp', DIF_VAR_VTIMESTAMP],
-  ['ipl', DIF_VAR_IPL],
-  ['epid', DIF_VAR_EPID],
-  ['id', DIF_VAR_ID],
-  ['arg0', DIF_VAR_ARG0],
-  ['arg1', DIF_VAR_ARG1],
-  ['arg2', DIF_VAR_ARG2],
-  ['arg3', DIF_VAR_ARG3],
-  ['arg4', DIF_VAR_ARG4],
-  ['arg5', DIF_VAR_ARG5],
-  ['arg6', DIF_VAR_ARG6],
-  ['arg7', DIF_VAR_ARG7],
-  ['arg8', DIF_VAR_ARG8],
-  ['arg9', DIF_VAR_ARG9],
-  ['stackdepth', DIF_VAR_STACKDEPTH],
-  ['caller', DIF_VAR_CALLER],
-  ['probeprov', DIF_VAR_PROBEPROV],
-  ['probemod', DIF_VAR_PROBEMOD],
-  ['probefunc', DIF_VAR_PROBEFUNC],
-  ['probename', DIF_VAR_PROBENAME],
-  ['pid', DIF_VAR_PID],
-  ['tid', DIF_VAR_TID],
-  ['execname', DIF_VAR_EXECNAME],
-  ['zonename', DIF_VAR_ZONENAME],
-  ['walltimestamp', DIF_VAR_WALLTIMESTAMP],
-  ['ustackdepth', DIF_VAR_USTACKDEPTH],
-  ['ucaller', DIF_VAR_UCALLER],
-  ['ppid', DIF_VAR_PPID],
-  ['uid', DIF_VAR_UID],
-  ['gid', DIF_VAR_GID],
-  ['errno', DIF_VAR_ERRNO],
-  ['curcpu', DIF_VAR_CURCPU],
-]);
+/**
+ * Built-in variables as D spells them, with the D type each has when a program reads it by name
+ * (args[], regs[] and uregs[] are typed where they are indexed; vtimestamp and ipl have none
+ * here). The compiler, the disassembler and the reference machine read this one list.
+ */
+export const BUILTIN_VARIABLES: readonly { name: string; id: number; type?: string }[] = [
+  { name: 'args', id: DIF_VAR_ARGS },
+  { name: 'regs', id: DIF_VAR_REGS },
+  { name: 'uregs', id: DIF_VAR_UREGS },
+  { name: 'vmregs', id: DIF_VAR_VMREGS },
+  { name: 'curthread', id: DIF_VAR_CURTHREAD, type: 'struct task_struct *' },
+  { name: 'timestamp', id: DIF_VAR_TIMESTAMP, type: 'uint64_t' },
+  { name: 'vtimestamp', id: DIF_VAR_VTIMESTAMP },
+  { name: 'ipl', id: DIF_VAR_IPL },
+  { name: 'epid', id: DIF_VAR_EPID, type: 'uint_t' },
+  { name: 'id', id: DIF_VAR_ID, type: 'uint_t' },
+  { name: 'arg0', id: DIF_VAR_ARG0, type: 'int64_t' },
+  { name: 'arg1', id: DIF_VAR_ARG1, type: 'int64_t' },
+  { name: 'arg2', id: DIF_VAR_ARG2, type: 'int64_t' },
+  { name: 'arg3', id: DIF_VAR_ARG3, type: 'int64_t' },
+  { name: 'arg4', id: DIF_VAR_ARG4, type: 'int64_t' },
+  { name: 'arg5', id: DIF_VAR_ARG5, type: 'int64_t' },
+  { name: 'arg6', id: DIF_VAR_ARG6, type: 'int64_t' },
+  { name: 'arg7', id: DIF_VAR_ARG7, type: 'int64_t' },
+  { name: 'arg8', id: DIF_VAR_ARG8, type: 'int64_t' },
+  { name: 'arg9', id: DIF_VAR_ARG9, type: 'int64_t' },
+  { name: 'stackdepth', id: DIF_VAR_STACKDEPTH, type: 'uint32_t' },
+  { name: 'caller', id: DIF_VAR_CALLER, type: 'uintptr_t' },
+  { name: 'probeprov', id: DIF_VAR_PROBEPROV, type: 'string' },
+  { name: 'probemod', id: DIF_VAR_PROBEMOD, type: 'string' },
+  { name: 'probefunc', id: DIF_VAR_PROBEFUNC, type: 'string' },
+  { name: 'probename', id: DIF_VAR_PROBENAME, type: 'string' },
+  { name: 'pid', id: DIF_VAR_PID, type: 'pid_t' },
+  { name: 'tid', id: DIF_VAR_TID, type: 'id_t' },
+  { name: 'execname', id: DIF_VAR_EXECNAME, type: 'string' },
+  { name: 'zonename', id: DIF_VAR_ZONENAME, type: 'string' },
+  { name: 'walltimestamp', id: DIF_VAR_WALLTIMESTAMP, type: 'int64_t' },
+  { name: 'ustackdepth', id: DIF_VAR_USTACKDEPTH, type: 'uint32_t' },
+  { name: 'ucaller', id: DIF_VAR_UCALLER, type: 'uint64_t' },
+  { name: 'ppid', id: DIF_VAR_PPID, type: 'pid_t' },
+  { name: 'uid', id: DIF_VAR_UID, type: 'uid_t' },
+  { name: 'gid', id: DIF_VAR_GID, type: 'gid_t' },
+  { name: 'errno', id: DIF_VAR_ERRNO, type: 'int' },
+  { name: 'curcpu', id: DIF_VAR_CURCPU, type: 'cpuinfo_t *' },
+];
+
+/** Built-in variable names and ids. */
+export const DIF_VAR_BY_NAME: ReadonlyMap<string, number> = new Map(BUILTIN_VARIABLES.map((v) => [v.name, v.id]));
 
 /** Built-in variable name for an id, or undefined for user variables and unknown ids. */
 export const DIF_VAR_NAME_BY_ID: ReadonlyMap<number, string> = new Map(

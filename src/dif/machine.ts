@@ -200,26 +200,6 @@ interface TupleEntry {
 // ---------------------------------------------------------------------------------------------
 // The machine
 
-/** Load widths by opcode: [bytes, signed, space]. */
-const LOADS = new Map<number, [number, boolean, 'kernel' | 'restricted' | 'user']>([
-  [D.DIF_OP_LDSB, [1, true, 'kernel']], [D.DIF_OP_LDSH, [2, true, 'kernel']],
-  [D.DIF_OP_LDSW, [4, true, 'kernel']], [D.DIF_OP_LDUB, [1, false, 'kernel']],
-  [D.DIF_OP_LDUH, [2, false, 'kernel']], [D.DIF_OP_LDUW, [4, false, 'kernel']],
-  [D.DIF_OP_LDX, [8, false, 'kernel']],
-  [D.DIF_OP_RLDSB, [1, true, 'restricted']], [D.DIF_OP_RLDSH, [2, true, 'restricted']],
-  [D.DIF_OP_RLDSW, [4, true, 'restricted']], [D.DIF_OP_RLDUB, [1, false, 'restricted']],
-  [D.DIF_OP_RLDUH, [2, false, 'restricted']], [D.DIF_OP_RLDUW, [4, false, 'restricted']],
-  [D.DIF_OP_RLDX, [8, false, 'restricted']],
-  [D.DIF_OP_ULDSB, [1, true, 'user']], [D.DIF_OP_ULDSH, [2, true, 'user']],
-  [D.DIF_OP_ULDSW, [4, true, 'user']], [D.DIF_OP_ULDUB, [1, false, 'user']],
-  [D.DIF_OP_ULDUH, [2, false, 'user']], [D.DIF_OP_ULDUW, [4, false, 'user']],
-  [D.DIF_OP_ULDX, [8, false, 'user']],
-]);
-
-const STORES = new Map<number, number>([
-  [D.DIF_OP_STB, 1], [D.DIF_OP_STH, 2], [D.DIF_OP_STW, 4], [D.DIF_OP_STX, 8],
-]);
-
 export class DifMachine {
   readonly memory = new Memory();
   readonly strsize: number;
@@ -437,13 +417,12 @@ export class DifMachine {
             break;
           }
           default: {
-            const load = LOADS.get(op);
+            const load = D.DIF_LOADS.get(op);
             if (load) {
-              const [size, signed, space] = load;
-              set(rd, this.load(a, size, signed, space));
+              set(rd, this.load(a, load.size, load.signed, load.space));
               break;
             }
-            const width = STORES.get(op);
+            const width = D.DIF_STORES.get(op);
             if (width !== undefined) {
               const dest = regs[rd]!;
               if (!this.canStore(dest, BigInt(width))) throw new FaultSignal(D.DTRACEFLT_BADADDR, dest);
