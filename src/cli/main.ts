@@ -13,7 +13,7 @@ import type { BufferPolicyName } from '../consumer/bufpolicy.js';
 import { writeDof } from '../dof/writer.js';
 import { disassembleClauses } from '../dif/disasm.js';
 import { LinuxDevice, DeviceError } from '../device/linux/device.js';
-import { probeRegistry } from '../providers/registry.js';
+import { probeRegistry, type ProbeRegistry } from '../providers/registry.js';
 import { listProbes, type ListSpec } from '../providers/listing.js';
 import { CUMULATIVE, isSet, numericOption, OptionError, optionValue, parseOptionValue } from '../options.js';
 import { parseArgs, UsageError, type ParsedArgs } from './args.js';
@@ -161,6 +161,81 @@ function listSpecs(compiled: Compiled | null, s: Settings, macros: Map<string, b
   return specs;
 }
 
+/** dtrace(1)'s output: -o's file (opened, as DTrace opens it, once the programs have compiled),
+ * else stdout; under -B it has no file and is not printed. */
+class Output {
+  private fd: number | null = null;
+
+  constructor(private readonly file: string | undefined, private readonly buffered: boolean) {}
+
+  open(): void {
+    if (this.file === undefined) return;
+    try {
+      this.fd = openSync(this.file, 'a');
+    } catch (e) {
+      throw new Fatal(`failed to open output file '${this.file}': ${errnoText(e)}`);
+    }
+  }
+
+  /** dtrace(1)'s own output (oprintf). */
+  readonly write = (text: string): void => {
+    if (this.buffered) return;
+    if (this.fd === null) return void process.stdout.write(text);
+    // A file that cannot take the output (a full disk) ends dtrace as a failed write ends
+    // DTrace's dtrace_work(): "processing aborted", with the reason.
+    try {
+      writeSync(this.fd, text);
+    } catch (e) {
+      throw new Fatal(`processing aborted: ${errnoText(e)}`);
+    }
+  };
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+}
+
+/**
+ * SIGINT and SIGTERM. Until tracing runs, a signal ends dtrace as it would any program, taking the
+ * commands it started (still stopped) with it; tracing then sets its own handler. One listener
+ * dispatches for the whole run: removing it would drop a signal still pending.
+ */
+class Signals {
+  private handler: (signal: NodeJS.Signals) => void;
+  private readonly dispatch = (signal: NodeJS.Signals) => this.handler(signal);
+
+  constructor(procs: ProcessSet) {
+    this.handler = (signal) => {
+      procs.release();
+      process.removeListener('SIGINT', this.dispatch);
+      process.removeListener('SIGTERM', this.dispatch);
+      process.kill(process.pid, signal);
+    };
+    process.on('SIGINT', this.dispatch);
+    process.on('SIGTERM', this.dispatch);
+  }
+
+  /**
+   * Compiling and loading run without a turn of the event loop, so a ^C typed meanwhile is still
+   * pending: give the loop turns to deliver it to the early handler, which ends dtrace as a signal
+   * ends DTrace before tracing starts; then signals go to `handler`.
+   */
+  async handOver(handler: (signal: NodeJS.Signals) => void): Promise<void> {
+    for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+    this.handler = handler;
+  }
+}
+
+/** What pass 1 makes of the command line: which mode dtrace runs in. */
+interface Mode {
+  count: (letter: string) => number;
+  listing: boolean;
+  execute: boolean;
+  /** -B: output through the buffered output handler (consumer/buffered.ts), only when tracing. */
+  buffered: boolean;
+}
+
 export async function main(argv: string[]): Promise<number> {
   try {
     return await run(argv);
@@ -173,8 +248,9 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+const err = (text: string) => { process.stderr.write(text); };
+
 async function run(argv: string[]): Promise<number> {
-  const err = (text: string) => { process.stderr.write(text); };
   if (argv.length === 0) {
     err(USAGE);
     return E_USAGE;
@@ -194,83 +270,85 @@ async function run(argv: string[]): Promise<number> {
   }
 
   // Pass 1: the mode.
-  const count = (l: string) => args.options.filter((o) => o.letter === l).length;
-  if (count('A') + count('G') + count('h') + count('l') + count('V') > 1)
-    throw new Fatal('only one of the [-AGhlV] options can be specified at a time', E_USAGE);
-  if (count('V')) {
-    process.stdout.write(`dtrace: ${API_VERSION}\n`);
-    if (count('v')) process.stdout.write(`This is node-dtrace ${VERSION}\n`);
-    return 0;
-  }
-  if (count('a') || count('A'))
-    throw new Fatal(`-${count('a') ? 'a' : 'A'}: anonymous tracing is not available on Linux: it needs the Solaris DTrace driver, which keeps enablings from boot on`);
-  // -64 is the data model this dtrace always compiles for; -32 asks for one it cannot.
-  if (count('3')) throw new Fatal('-32: 32-bit D programs are not supported: this dtrace compiles for the 64-bit data model of the kernel it runs on');
-  const listing = count('l') > 0;
-  const execute = count('e') === 0;
-  // -B: output through the buffered output handler (consumer/buffered.ts), only when tracing.
-  const buffered = count('B') > 0;
-  if (buffered && (count('G') || count('h') || listing))
-    throw new Fatal('-B not valid in combination with [-AGl] options', E_USAGE);
-  if (buffered && count('o')) throw new Fatal('-B not valid in combination with -o option', E_USAGE);
+  const mode = readMode(args);
+  if (mode === 'version') return 0;
 
   // Pass 2: options.
   const s = readSettings(args);
-  if (count('G') || count('h')) {
-    // USDT definitions from provider declarations (src/providers/usdt-definitions.ts).
-    try {
-      if (count('h')) writeHeader(loadSources(s), s.output);
-      else writeObjects(loadSources(s), s.output, args.operands);
-    } catch (e) {
-      if (e instanceof DefinitionError) throw new Fatal(e.message, e.status);
-      throw e;
-    }
-    return 0;
-  }
+  if (mode.count('G') || mode.count('h')) return generateUsdt(args, s, mode);
   const options = s.options;
-  if (listing) options.set('zdefs', 'set'); // -l implies -Z
-
-  // Output: -o appends to a file, opened (as DTrace does) once the programs have compiled.
-  let outFd: number | null = null;
-  const openOutput = () => {
-    if (s.output === undefined) return;
-    try {
-      outFd = openSync(s.output, 'a');
-    } catch (e) {
-      throw new Fatal(`failed to open output file '${s.output}': ${errnoText(e)}`);
-    }
-  };
-  // dtrace(1)'s own output (oprintf); under -B it has no file and is not printed.
-  const write = (text: string) => {
-    if (buffered) return;
-    if (outFd === null) return void process.stdout.write(text);
-    // A file that cannot take the output (a full disk) ends dtrace as a failed write ends
-    // DTrace's dtrace_work(): "processing aborted", with the reason.
-    try {
-      writeSync(outFd, text);
-    } catch (e) {
-      throw new Fatal(`processing aborted: ${errnoText(e)}`);
-    }
-  };
+  if (mode.listing) options.set('zdefs', 'set'); // -l implies -Z
+  const output = new Output(s.output, mode.buffered);
   // Read at each notice: pragmas and setopt() (through the consumer) change the options.
   const notice = (m: string) => { if (!isSet(options, 'quiet')) err(`dtrace: ${m}\n`); };
 
   // Pass 3: processes, before compiling so that $target is known.
   const procs = new ProcessSet(notice);
   process.on('exit', () => procs.release());
-  // Until tracing runs, a signal ends dtrace as it would any program, taking the commands it
-  // started (still stopped) with it.
-  // One listener dispatches for the whole run: removing it would drop a signal still pending.
-  const early = (signal: NodeJS.Signals) => {
-    procs.release();
-    process.removeListener('SIGINT', dispatch);
-    process.removeListener('SIGTERM', dispatch);
-    process.kill(process.pid, signal);
-  };
-  let onSignalNow: (signal: NodeJS.Signals) => void = early;
-  const dispatch = (signal: NodeJS.Signals) => onSignalNow(signal);
-  process.on('SIGINT', dispatch);
-  process.on('SIGTERM', dispatch);
+  const signals = new Signals(procs);
+  await startProcesses(args, procs);
+
+  const registry = probeRegistry();
+  if (mode.listing && s.sources.every((x) => x.kind !== 's')) {
+    listOnly(registry, listSpecs(null, s, macroTable(procs.target), args.operands), s, output);
+    return 0;
+  }
+
+  // Pass 4: compile.
+  const compiled = compileSources(s, args, registry, procs);
+  if (compiled === null) return E_ERROR;
+  if (mode.listing) {
+    listOnly(registry, listSpecs(compiled, s, macroTable(procs.target), args.operands), s, output);
+    return 0;
+  }
+  if (!mode.execute) {
+    // -ev: the stability report, with each statement's probe information.
+    if (s.verbose > 0) {
+      output.open();
+      for (const r of compiled.stabilityReports(false)) output.write(r);
+    }
+    return 0;
+  }
+  output.open();
+  return trace({ s, mode, compiled, registry, procs, output, signals, notice });
+}
+
+/** Pass 1: the mode the options choose, and the combinations dtrace refuses. */
+function readMode(args: ParsedArgs): Mode | 'version' {
+  const count = (l: string) => args.options.filter((o) => o.letter === l).length;
+  if (count('A') + count('G') + count('h') + count('l') + count('V') > 1)
+    throw new Fatal('only one of the [-AGhlV] options can be specified at a time', E_USAGE);
+  if (count('V')) {
+    process.stdout.write(`dtrace: ${API_VERSION}\n`);
+    if (count('v')) process.stdout.write(`This is node-dtrace ${VERSION}\n`);
+    return 'version';
+  }
+  if (count('a') || count('A'))
+    throw new Fatal(`-${count('a') ? 'a' : 'A'}: anonymous tracing is not available on Linux: it needs the Solaris DTrace driver, which keeps enablings from boot on`);
+  // -64 is the data model this dtrace always compiles for; -32 asks for one it cannot.
+  if (count('3')) throw new Fatal('-32: 32-bit D programs are not supported: this dtrace compiles for the 64-bit data model of the kernel it runs on');
+  const listing = count('l') > 0;
+  const buffered = count('B') > 0;
+  if (buffered && (count('G') || count('h') || listing))
+    throw new Fatal('-B not valid in combination with [-AGl] options', E_USAGE);
+  if (buffered && count('o')) throw new Fatal('-B not valid in combination with -o option', E_USAGE);
+  return { count, listing, execute: count('e') === 0, buffered };
+}
+
+/** -h and -G: USDT definitions from provider declarations (src/usdt/definitions.ts). */
+function generateUsdt(args: ParsedArgs, s: Settings, mode: Mode): number {
+  try {
+    if (mode.count('h')) writeHeader(loadSources(s), s.output);
+    else writeObjects(loadSources(s), s.output, args.operands);
+  } catch (e) {
+    if (e instanceof DefinitionError) throw new Fatal(e.message, e.status);
+    throw e;
+  }
+  return 0;
+}
+
+/** Pass 3: start the -c commands and grab the -p processes, in command-line order. */
+async function startProcesses(args: ParsedArgs, procs: ProcessSet): Promise<void> {
   try {
     for (const { letter, value } of args.options) {
       if (letter === 'c') {
@@ -286,20 +364,23 @@ async function run(argv: string[]): Promise<number> {
     if (e instanceof ProcessError) throw new Fatal(e.message);
     throw e;
   }
+}
 
-  const registry = probeRegistry();
-  const errtags = isSet(options, 'errtags');
+/** -l: the probes the descriptions (or the compiled programs) match. */
+function listOnly(registry: ProbeRegistry, specs: ListSpec[], s: Settings, output: Output): void {
+  output.open();
+  const out = listProbes(registry, specs, s.verbose > 0);
+  if ('error' in out) throw new Fatal(out.error);
+  output.write(out.text);
+  if (out.stderr) err(out.stderr);
+}
 
-  if (listing && s.sources.every((x) => x.kind !== 's')) {
-    openOutput();
-    const out = listProbes(registry, listSpecs(null, s, macroTable(procs.target), args.operands), s.verbose > 0);
-    if ('error' in out) throw new Fatal(out.error);
-    write(out.text);
-    if (out.stderr) err(out.stderr);
-    return 0;
-  }
-
-  // Pass 4: compile.
+/**
+ * Pass 4: compile every program into one, or print the compile error and return null. The
+ * program's options (its pragmas over -x) become the run's options.
+ */
+function compileSources(s: Settings, args: ParsedArgs, registry: ProbeRegistry, procs: ProcessSet): Compiled | null {
+  const options = s.options;
   const sources = loadSources(s);
   if (sources.length === 0 && !isSet(options, 'zdefs')) throw new Fatal('no probes specified');
   let compiled: Compiled;
@@ -312,8 +393,8 @@ async function run(argv: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof SourceError) {
       const mode = e.source.kind === 's' ? 'script' : 'probe';
-      err(formatCompileError(e.error, { mode, source: e.source.name, errtags }) + '\n');
-      return E_ERROR;
+      err(formatCompileError(e.error, { mode, source: e.source.name, errtags: isSet(options, 'errtags') }) + '\n');
+      return null;
     }
     throw e;
   }
@@ -325,25 +406,27 @@ async function run(argv: string[]): Promise<number> {
     err('libdtrace DEBUG: [ forcing coredump ]\n');
     process.abort();
   });
+  return compiled;
+}
 
-  if (listing) {
-    openOutput();
-    const out = listProbes(registry, listSpecs(compiled, s, macroTable(procs.target), args.operands), s.verbose > 0);
-    if ('error' in out) throw new Fatal(out.error);
-    write(out.text);
-    if (out.stderr) err(out.stderr);
-    return 0;
-  }
-  if (!execute) {
-    // -ev: the stability report, with each statement's probe information.
-    if (s.verbose > 0) {
-      openOutput();
-      for (const r of compiled.stabilityReports(false)) write(r);
-    }
-    return 0;
-  }
-  openOutput();
+interface TraceRun {
+  s: Settings;
+  mode: Mode;
+  compiled: Compiled;
+  registry: ProbeRegistry;
+  procs: ProcessSet;
+  output: Output;
+  signals: Signals;
+  notice: (m: string) => void;
+}
 
+/**
+ * Enable the program, run BEGIN, trace until exit(), a signal or the end of the traced processes,
+ * then END and the aggregations. Returns dtrace's exit status.
+ */
+async function trace({ s, mode, compiled, registry, procs, output, signals, notice }: TraceRun): Promise<number> {
+  const options = s.options;
+  const write = output.write;
   // Destructive actions without -w: refused before anything is loaded, after the match report.
   if (usesDestructiveActions(compiled.program) && !isSet(options, 'destructive')) {
     for (const m of compiled.matchMessages(compiled.program.ecbs.map((e) => registry.match(e.probe).length))) notice(m.replace(/^dtrace: /, ''));
@@ -355,20 +438,12 @@ async function run(argv: string[]): Promise<number> {
   const dof = writeDof(compiled.program);
   // The device takes the program's options from its DOF; only the verifier log's wish is its own:
   // -v, -x debug, or DTrace for Linux's -x bpflog.
-  const device = new LinuxDevice(registry, { verbose: s.verbose > 0 || isSet(options, 'debug') || isSet(options, 'bpflog') });
+  const verifierLog = s.verbose > 0 || isSet(options, 'debug') || isSet(options, 'bpflog');
+  const device = new LinuxDevice(registry, { verbose: verifierLog });
   process.on('exit', () => device.close());
-
-  // A failure to load or attach: "could not enable tracing", with the verifier's log if asked.
   const cannotEnable = (e: unknown): Fatal => {
     device.close();
-    if (e instanceof DeviceError) {
-      if (e.log && (s.verbose > 0 || isSet(options, 'debug') || isSet(options, 'bpflog'))) err(e.log + '\n');
-      // A probe the kernel refused fails the whole enabling, as in DTrace ("failed to enable ...").
-      return new Fatal(e.message.startsWith('failed to enable ') ? e.message : `could not enable tracing: ${e.message}`);
-    }
-    const ne = e as Error & { code?: string };
-    if (ne.code || /^[a-z_]+: /.test(ne.message ?? '')) return new Fatal(`could not enable tracing: ${ne.message}`);
-    throw e;
+    return enablingError(e, verifierLog);
   };
   let enabled;
   try {
@@ -390,7 +465,7 @@ async function run(argv: string[]): Promise<number> {
   const consumer = new Consumer(device, enabled, {
     quiet: isSet(options, 'quiet'), strsize, out: write, err, flowindent: isSet(options, 'flowindent'), options,
     bufpolicy, bufsize,
-    buffered: buffered ? (piece) => process.stdout.write(formatBufferedPiece(piece)) : undefined,
+    buffered: mode.buffered ? (piece) => process.stdout.write(formatBufferedPiece(piece)) : undefined,
   });
 
   // SIGINT/SIGTERM: the first ends tracing as exit() would (END runs, aggregations print); a
@@ -405,14 +480,11 @@ async function run(argv: string[]): Promise<number> {
     consumer.abandon();
     device.close();
     procs.release();
-    if (outFd !== null) closeSync(outFd);
+    output.close();
     process.exit(consumer.exitStatus ?? 0);
   };
-  // Compiling and loading run without a turn of the event loop, so a ^C typed meanwhile is still
-  // pending: give the loop turns to deliver it to the early handler, which ends dtrace as a signal
-  // ends DTrace before tracing starts (one arriving later still ends tracing, through onSignal).
-  for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
-  onSignalNow = onSignal;
+  // A signal pending since compiling still ends dtrace at once; one arriving later ends tracing.
+  await signals.handOver(onSignal);
 
   let begun: Drained | undefined;
   try {
@@ -449,11 +521,23 @@ async function run(argv: string[]): Promise<number> {
   consumer.snapshotAggregations();
   // dtrace ends its output with a newline, then the aggregations, even when quiet; under
   // -x oformat the document ends, with the aggregations only under -O.
-  consumer.finish(count('O') > 0);
+  consumer.finish(mode.count('O') > 0);
   device.close();
   procs.release();
-  if (outFd !== null) closeSync(outFd);
+  output.close();
   return consumer.exitStatus ?? 0;
+}
+
+/** A failure to load or attach: "could not enable tracing", with the verifier's log if asked. */
+function enablingError(e: unknown, verifierLog: boolean): Fatal {
+  if (e instanceof DeviceError) {
+    if (e.log && verifierLog) err(e.log + '\n');
+    // A probe the kernel refused fails the whole enabling, as in DTrace ("failed to enable ...").
+    return new Fatal(e.message.startsWith('failed to enable ') ? e.message : `could not enable tracing: ${e.message}`);
+  }
+  const ne = e as Error & { code?: string };
+  if (ne.code || /^[a-z_]+: /.test(ne.message ?? '')) return new Fatal(`could not enable tracing: ${ne.message}`);
+  throw e;
 }
 
 /** A size as dtrace(1) reports a lowered one: in the largest unit that divides it, else in bytes. */
