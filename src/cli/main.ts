@@ -3,7 +3,7 @@
 // enables them on the device, and runs the consumer until exit(), a signal or the end of the
 // traced processes; then runs END and prints the aggregations.
 
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { errnoText } from './errno.js';
 import { compile, defaultMacros, SourceError, type Compiled, type Source } from '../compiler/compile.js';
 import { formatCompileError } from '../compiler/errors.js';
@@ -114,13 +114,36 @@ function readSettings(args: ParsedArgs): Settings {
   return s;
 }
 
+/** The most of a script dtrace reads: -s /dev/zero must fail, not fill memory. */
+const MAX_SCRIPT_BYTES = 64 * 1024 * 1024;
+
+/** A script's text: a file, or what a pipe or device (-s /dev/stdin) gives, up to MAX_SCRIPT_BYTES. */
+function readScript(file: string): string {
+  const fd = openSync(file, 'r');
+  try {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.alloc(1 << 20);
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      total += n;
+      if (total > MAX_SCRIPT_BYTES) throw Object.assign(new Error('file too large'), { code: 'EFBIG' });
+      chunks.push(chunk.subarray(0, n));
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Read (and with -C preprocess) the scripts; descriptions pass as they are. */
 function loadSources(s: Settings): Source[] {
   return s.sources.map((src) => {
     if (src.kind !== 's') return { kind: src.kind, text: src.text, name: src.text };
     let text: string;
     try {
-      text = readFileSync(src.text, 'utf8');
+      text = readScript(src.text);
     } catch (e) {
       throw new Fatal(`failed to open ${src.text}: ${errnoText(e)}`);
     }

@@ -8,7 +8,7 @@
 // the providers that read a process's executable (pid, usdt).
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, statSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import path from 'node:path';
 
@@ -75,6 +75,21 @@ function resolveCommand(file: string): string {
   throw new ProcessError(`failed to execute ${file}: ${denied ? 'Permission denied' : 'No such file or directory'}`);
 }
 
+/**
+ * How a -c command starts: a shell that stops itself before exec'ing the command, so that dtrace
+ * can enable its probes first. The command dies with dtrace however dtrace ends -- SIGKILL too,
+ * when it would otherwise stay stopped for ever -- through the parent-death signal util-linux's
+ * setpriv sets; the shell checks that dtrace is still its parent once that signal is armed.
+ */
+function stoppedCommand(argv: string[]): [string, string[]] {
+  const stop = 'kill -STOP $$ && exec "$@"';
+  if (!existsSync(SETPRIV)) return ['/bin/sh', ['-c', stop, argv[0], ...argv]];
+  const script = `read -r _ _ _ ppid _ < /proc/$$/stat; [ "$ppid" = "$1" ] || exit 1; shift; ${stop}`;
+  return [SETPRIV, ['--pdeathsig', 'KILL', '/bin/sh', '-c', script, argv[0], String(process.pid), ...argv]];
+}
+
+const SETPRIV = '/usr/bin/setpriv';
+
 function signalName(signal: NodeJS.Signals | null): string {
   return signal ?? 'a signal';
 }
@@ -102,7 +117,7 @@ export class ProcessSet {
   async create(command: string): Promise<TracedProcess> {
     const argv = commandWords(command);
     const program = resolveCommand(argv[0]);
-    const child = spawn('/bin/sh', ['-c', 'kill -STOP $$ && exec "$@"', argv[0], ...argv], { stdio: 'inherit' });
+    const child = spawn(...stoppedCommand(argv), { stdio: 'inherit' });
     const pid = child.pid;
     if (pid === undefined) throw new ProcessError(`failed to execute ${argv[0]}: could not create a process`);
     const proc: TracedProcess = { pid, created: true, exited: false, program };
@@ -135,6 +150,16 @@ export class ProcessSet {
     // A kernel thread has no user process to trace, and never exits: refused as DTrace's Pgrab()
     // refuses a system process.
     if (isKernelThread(pid)) throw new ProcessError(`failed to grab pid ${pid}: system process`);
+    // Tracing a process means reading its mappings; a process dtrace may not inspect (another
+    // namespace's init, a ptrace-protected one) is refused as Pgrab() refuses it.
+    try {
+      closeSync(openSync(`/proc/${pid}/maps`, 'r'));
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      if (code === 'EACCES' || code === 'EPERM') throw new ProcessError(`failed to grab pid ${pid}: permission denied`);
+      if (code === 'ENOENT' || code === 'ESRCH') throw new ProcessError(`failed to grab pid ${pid}: No such process`);
+      throw e;
+    }
     const proc: TracedProcess = { pid, created: false, exited: false };
     this.procs.push(proc);
     // Not our child: watch /proc for its end (a zombie has ended too).

@@ -4,7 +4,7 @@
 // inlines are checked when a program first uses them, and the package's own library is not even
 // parsed for a program that cannot name anything it declares (`libraryNeeded`).
 
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CodeGenerator } from './codegen.js';
@@ -33,6 +33,8 @@ export function libraryFiles(dirs: string[]): LibraryFile[] {
     }
     for (const n of names) {
       const path = join(dir, n);
+      // A library is a file: a directory (or a FIFO) that happens to end in .d is not one.
+      if (!statSync(path).isFile()) continue;
       files.push({ name: path, text: readFileSync(path, 'utf8') });
     }
   }

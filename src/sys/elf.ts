@@ -5,7 +5,7 @@
 // Layouts are those of the System V gABI (Elf64_Ehdr, Elf64_Shdr, Elf64_Phdr, Elf64_Sym, Elf64_Nhdr)
 // and of SystemTap's SDT note (three addresses, then provider, name and argument strings).
 
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 
 const ELFCLASS64 = 2;
 const ELFDATA2LSB = 1;
@@ -319,12 +319,22 @@ function readSections(d: Buffer, path: string): Section[] {
 
 const cache = new Map<string, { mtimeMs: number; size: number; elf: ElfFile }>();
 
-/** Read and parse an ELF file, cached by path while its size and mtime stay the same. */
+/**
+ * Read and parse an ELF file, cached by path while its size and mtime stay the same. Only a
+ * regular file is read: a path in /proc/PID/maps is one a user controls, and a FIFO or device put
+ * in the place of a program must not block dtrace (it is opened without blocking, then refused).
+ */
 export function readElf(path: string): ElfFile {
-  const st = statSync(path);
-  const hit = cache.get(path);
-  if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.elf;
-  const elf = new ElfFile(readFileSync(path), path);
-  cache.set(path, { mtimeMs: st.mtimeMs, size: st.size, elf });
-  return elf;
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new ElfError(`${path}: not a regular file`);
+    const hit = cache.get(path);
+    if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.elf;
+    const elf = new ElfFile(readFileSync(fd), path);
+    cache.set(path, { mtimeMs: st.mtimeMs, size: st.size, elf });
+    return elf;
+  } finally {
+    closeSync(fd);
+  }
 }

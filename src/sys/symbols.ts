@@ -118,11 +118,11 @@ interface ObjectSymbols {
 const PT_LOAD = 1;
 
 /** Resolve an address in a process, given its mappings, through the mapped file's ELF symbols. */
-export function lookupInMappings(maps: Mapping[], pc: bigint, load: (file: string) => ObjectSymbols | null): SymbolInfo | null {
+export function lookupInMappings(maps: Mapping[], pc: bigint, load: (map: Mapping) => ObjectSymbols | null): SymbolInfo | null {
   const map = maps.find((m) => m.start <= pc && pc < m.end);
   if (!map) return null;
   const object = path.basename(map.path);
-  const obj = load(map.path);
+  const obj = load(map);
   if (!obj) return { object };
   // Process address -> file offset -> the ELF virtual address the symbol tables use.
   const fileOff = pc - map.start + map.offset;
@@ -174,11 +174,11 @@ export class UserSymbols {
   lookup(pid: number, pc: bigint): SymbolInfo | null {
     this.remember(pid);
     const maps = this.maps.get(pid) ?? [];
-    let hit = lookupInMappings(maps, pc, (f) => this.object(f));
+    let hit = lookupInMappings(maps, pc, (m) => this.object(pid, m));
     if (!hit && Date.now() - (this.readAt.get(pid) ?? 0) >= REREAD_MS) {
       // Perhaps mapped after we looked (a library loaded later): look again while the process lives.
       const fresh = this.read(pid);
-      if (fresh) hit = lookupInMappings(fresh, pc, (f) => this.object(f));
+      if (fresh) hit = lookupInMappings(fresh, pc, (m) => this.object(pid, m));
     }
     return hit;
   }
@@ -193,16 +193,24 @@ export class UserSymbols {
     return maps.filter((x) => x.path === m.path).reduce((lo, x) => (x.start < lo ? x.start : lo), m.start);
   }
 
-  private object(file: string): ObjectSymbols | null {
-    if (this.objects.has(file)) return this.objects.get(file)!;
+  /**
+   * The symbols of a mapped file. The kernel's handle on the mapping (/proc/PID/map_files) is
+   * read first: it is the file the process really mapped, even when the path now names another
+   * file (deleted, upgraded, or replaced by a user); the path only when that handle is closed to us.
+   */
+  private object(pid: number, map: Mapping): ObjectSymbols | null {
+    if (this.objects.has(map.path)) return this.objects.get(map.path)!;
     let obj: ObjectSymbols | null = null;
-    try {
-      const elf = readElf(file);
-      obj = { elf, funcs: elf.functions() };
-    } catch {
-      obj = null;
+    for (const file of [`/proc/${pid}/map_files/${map.start.toString(16)}-${map.end.toString(16)}`, map.path]) {
+      try {
+        const elf = readElf(file);
+        obj = { elf, funcs: elf.functions() };
+        break;
+      } catch {
+        // not readable this way (or not an ELF regular file): try the next, else no symbols
+      }
     }
-    this.objects.set(file, obj);
+    this.objects.set(map.path, obj);
     return obj;
   }
 }

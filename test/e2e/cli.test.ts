@@ -3,7 +3,7 @@
 // The option and usage checks need no kernel; the rest runs on the real kernel.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DTRACE, ROOT, dtrace, dtraceAsync, gcc, kernelUnavailable } from '../helpers/run.js';
@@ -505,4 +505,33 @@ describe.skipIf(skip)(`on the kernel${skip ? ` (skipped: ${skip})` : ''}`, () =>
     expect(tags.stderr).toMatch(/^dtrace: invalid probe specifier BEGIN \{ trace\(x \+\); \}: \[D_SYNTAX\] /);
     expect(dtrace(['-x', 'zdefs', '-n', 'nosuch:::', '-n', 'BEGIN { exit(0); }']).status).toBe(0);
   });
+
+  test('a SIGKILLed dtrace never leaves its -c command stopped', async () => {
+    // The command waits, stopped, for dtrace to enable its probes; killed meanwhile, dtrace can
+    // run nothing of its own, so the command must die with it (as release() kills it otherwise).
+    const name = 'dt-stopped-chk';
+    const target = path.join(work, name);
+    writeFileSync(target, '#!/bin/sh\nexec sleep 30\n');
+    chmodSync(target, 0o755);
+    const ours = () => readdirSync('/proc').filter((d) => /^\d+$/.test(d)).flatMap((d) => {
+      try {
+        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+        const cmdline = readFileSync(`/proc/${d}/cmdline`, 'utf8');
+        return cmdline.includes(name) ? [{ pid: Number(d), state: stat.slice(stat.lastIndexOf(')') + 2)[0] }] : [];
+      } catch {
+        return [];
+      }
+    });
+    const stopped: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const ms = 50 + ((i * 37) % 450); // start-up points spread over half a second
+      spawnSync('timeout', ['--foreground', '-s', 'KILL', `${ms / 1000}`, DTRACE, '-qn', 'profile-97 /pid == $target/ { @ = count(); }', '-c', target], { stdio: 'ignore' });
+      await new Promise((r) => setTimeout(r, 100));
+      for (const p of ours()) {
+        if (p.state === 'T' || p.state === 't') stopped.push(p.pid);
+        try { process.kill(p.pid, 'SIGKILL'); } catch { /* gone */ }
+      }
+    }
+    expect(stopped).toEqual([]);
+  }, 60_000);
 });

@@ -1,7 +1,8 @@
 // Stacks and symbols on the real kernel: kernel stacks from a scheduler tracepoint, user stacks of
 // a program built here (test/e2e/progs/stack-prog.c), and the symbol actions on profile samples.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT, dtrace, gcc, kernelUnavailable } from '../helpers/run.js';
@@ -106,5 +107,24 @@ describe.skipIf(skip)(`stacks and symbols${skip ? ` (skipped: ${skip})` : ''}`, 
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/\n {2}vmlinux`\w+(\+0x[0-9a-f]+)?\n\d+\|\n/);
   });
-});
 
+  test('a program whose file was replaced by a FIFO is still symbolized, and dtrace does not block', () => {
+    // Anyone can swap the path /proc/PID/maps shows for a named pipe; opening it would block dtrace
+    // for ever. Symbols come from the kernel's handle on the mapping instead.
+    const dir = mkdtempSync(path.join(tmpdir(), 'dtrace-fifo-'));
+    const evil = path.join(dir, 'evil');
+    copyFileSync(prog, evil);
+    chmodSync(evil, 0o755);
+    const child = spawn(evil, ['0', '4000'], { stdio: 'ignore' });
+    try {
+      rmSync(evil);
+      execFileSync('mkfifo', [evil]);
+      const r = dtrace(['-qn', `profile-997 /pid == ${child.pid} && arg1/ { @[ufunc(arg1)] = count(); } tick-1s { exit(0); }`], { timeoutMs: 20000 });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^ {2}evil`spin_here\s+\d+$/m);
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
