@@ -146,6 +146,21 @@ describe('usage', () => {
 });
 
 describe('options', () => {
+  test('a script that never ends (-s /dev/zero) is refused once past 64 MiB, not read into memory', () => {
+    const r = dtrace(['-s', '/dev/zero'], { timeoutMs: 30000 });
+    expect(r.stderr).toBe('dtrace: failed to open /dev/zero: File too large\n');
+    expect(r.status).toBe(1);
+  });
+
+  test('-L: a directory whose name ends in .d is not a library file', () => {
+    const lib = path.join(work, 'lib-with-dir');
+    mkdirSync(path.join(lib, 'x.d'), { recursive: true });
+    writeFileSync(path.join(lib, 'ok.d'), 'inline int LIBVAL = 7;\n');
+    const r = dtrace(['-L', lib, '-e', '-n', 'BEGIN { trace(LIBVAL); }']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+
   test('an unknown -x option: Invalid option name, exit 1', () => {
     const r = dtrace(['-x', 'nosuchopt', '-n', 'BEGIN']);
     expect(r.stderr).toBe('dtrace: failed to set -x nosuchopt: Invalid option name\n');
