@@ -176,6 +176,14 @@ function compileBig() {
   const ce = timed(process.execPath, [dtrace, '-e', '-s', big]);
   const nodeOnly = timed(process.execPath, ['-e', '0']);
   console.log(`compile 2,000 lines (-e)      wall: ${ce.wall.toFixed(3)} s (node alone starts in ${nodeOnly.wall.toFixed(3)} s)`);
+  // Scale (issue 21): compile time must grow linearly. Goal: under 1 s each.
+  const globals = path.join(work, 'globals.d');
+  writeFileSync(globals, `BEGIN\n{\n${Array.from({ length: 10000 }, (_, i) => `\tg${i} = ${i};\n`).join('')}\texit(0);\n}\n`);
+  const clauses = path.join(work, 'clauses.d');
+  writeFileSync(clauses, Array.from({ length: 10000 }, (_, i) => `BEGIN /${i} == 0/ { x = ${i}; }\n`).join(''));
+  const g = timed(process.execPath, [dtrace, '-e', '-s', globals]);
+  const c = timed(process.execPath, [dtrace, '-e', '-s', clauses]);
+  console.log(`compile 10,000 globals (-e)   wall: ${g.wall.toFixed(3)} s; 10,000 clauses: ${c.wall.toFixed(3)} s (goal: under 1 s each)`);
 }
 
 main().catch((e) => {

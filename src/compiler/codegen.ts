@@ -31,7 +31,7 @@ import { desugarClause, hasIfStatement } from './sugar.js';
 import { inlineArrayValue, translatedValue } from './translators.js';
 import { argsElement, isArgsReference, type ClauseProbes } from './probe-args.js';
 import { isRegisterReference, registerElement } from './registers.js';
-import { checkSpeculativeActions, speculationAction } from './speculations.js';
+import { SpeculationOrder, speculationAction } from './speculations.js';
 import { tracememActions } from './tracemem.js';
 import { printAction } from './print.js';
 import { setoptActions } from './setopt.js';
@@ -97,9 +97,10 @@ export class CodeGenerator {
     const uarg = BigInt(this.clauses++);
     const actions: ActionDescription[] = [];
     const compileActions = () => {
+      const order = new SpeculationOrder();
       for (const s of c.body ?? []) {
         this.statement(s, actions);
-        checkSpeculativeActions(actions, s);
+        order.check(actions, s);
       }
     };
     let predicate: Difo | null = null;

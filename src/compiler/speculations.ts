@@ -51,38 +51,47 @@ function voidExpression(a: ActionDescription): boolean {
 }
 
 /**
- * Check a clause's actions so far after the statement `at` added its own, as DTrace does for each
- * statement it appends to an ECB: the first rule broken is reported at that statement.
+ * DTrace's rules on the order of speculate(), commit() and data-recording actions in a clause,
+ * checked as each statement appends its actions (as DTrace checks each statement it appends to an
+ * ECB): the first rule broken is reported at that statement. Each action is looked at once.
  */
-export function checkSpeculativeActions(actions: ActionDescription[], at: { line: number; column: number }): void {
-  let commit = false, speculate = false, datarec = false;
-  actions.forEach((a, i) => {
+export class SpeculationOrder {
+  private commit = false;
+  private speculate = false;
+  private datarec = false;
+  private seen = 0;
+
+  /** Check the actions `at` added (those after the ones already checked). */
+  check(actions: ActionDescription[], at: { line: number; column: number }): void {
+    for (; this.seen < actions.length; this.seen++) this.action(actions[this.seen]!, at);
+  }
+
+  private action(a: ActionDescription, at: { line: number; column: number }): void {
     if (a.kind === D.DTRACEACT_COMMIT) {
-      if (commit) throw err('D_COMM_COMM', 'commit( ) may not follow commit( )', at);
-      if (datarec) throw err('D_COMM_DREC', 'commit( ) may not follow data-recording action(s)', at);
-      if (actions.slice(i).some((b) => D.isAggregatingAction(b.kind)))
-        throw err('D_AGG_COMM', 'aggregating actions may not follow commit( )', at);
-      commit = true;
+      if (this.commit) throw err('D_COMM_COMM', 'commit( ) may not follow commit( )', at);
+      if (this.datarec) throw err('D_COMM_DREC', 'commit( ) may not follow data-recording action(s)', at);
+      this.commit = true;
       return;
     }
     if (a.kind === D.DTRACEACT_SPECULATE) {
-      if (speculate) throw err('D_SPEC_SPEC', 'speculate( ) may not follow speculate( )', at);
-      if (commit) throw err('D_SPEC_COMM', 'speculate( ) may not follow commit( )', at);
-      if (datarec) throw err('D_SPEC_DREC', 'speculate( ) may not follow data-recording action(s)', at);
-      speculate = true;
+      if (this.speculate) throw err('D_SPEC_SPEC', 'speculate( ) may not follow speculate( )', at);
+      if (this.commit) throw err('D_SPEC_COMM', 'speculate( ) may not follow commit( )', at);
+      if (this.datarec) throw err('D_SPEC_DREC', 'speculate( ) may not follow data-recording action(s)', at);
+      this.speculate = true;
       return;
     }
     if (D.isAggregatingAction(a.kind)) {
-      if (speculate) throw err('D_AGG_SPEC', 'aggregating actions may not follow speculate( )', at);
-      datarec = true;
+      if (this.commit) throw err('D_AGG_COMM', 'aggregating actions may not follow commit( )', at);
+      if (this.speculate) throw err('D_AGG_SPEC', 'aggregating actions may not follow speculate( )', at);
+      this.datarec = true;
       return;
     }
-    if (speculate) {
+    if (this.speculate) {
       if (destructive(a)) throw err('D_ACT_SPEC', 'destructive actions may not follow speculate( )', at);
       if (a.kind === D.DTRACEACT_EXIT) throw err('D_EXIT_SPEC', 'exit( ) may not follow speculate( )', at);
     }
     if (destructive(a) || a.kind === D.DTRACEACT_DISCARD || voidExpression(a)) return;
-    if (commit) throw err('D_DREC_COMM', 'data-recording actions may not follow commit( )', at);
-    if (!speculate) datarec = true;
-  });
+    if (this.commit) throw err('D_DREC_COMM', 'data-recording actions may not follow commit( )', at);
+    if (!this.speculate) this.datarec = true;
+  }
 }

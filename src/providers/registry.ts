@@ -34,6 +34,8 @@ export class ProbeRegistry {
   readonly problems: ProviderProblem[] = [];
   private readonly probes: Probe[] = [];
   private readonly byKey = new Map<string, Probe>();
+  /** match()'s results by description, with how many probes there were then. */
+  private readonly matched = new Map<string, { probes: number; result: Probe[] }>();
 
   /** Providers listed so far: they are listed in order, and only as far as a lookup needs. */
   private listed = 0;
@@ -101,6 +103,17 @@ export class ProbeRegistry {
   match(spec: ProbeSpec): Probe[] {
     // Descriptions for other instances (RFD 2) name probes on other machines.
     if (spec.instance !== undefined && !matchField(spec.instance, 'host')) return [];
+    // A program repeats descriptions (ten thousand BEGIN clauses): each is matched once while
+    // the probes stay the same.
+    const key = `${spec.provider}:${spec.module}:${spec.function}:${spec.name}`;
+    const known = this.matched.get(key);
+    if (known && known.probes === this.probes.length) return [...known.result];
+    const result = this.matchNow(spec);
+    this.matched.set(key, { probes: this.probes.length, result });
+    return [...result];
+  }
+
+  private matchNow(spec: ProbeSpec): Probe[] {
     // Probes made on demand take the next free id: list every provider before making one.
     const extent = this.extentOf(spec.provider);
     const creates = this.providers.slice(0, extent).some((p) => p.provide && (p.ownsProviderName ? p.ownsProviderName(spec.provider) : matchField(spec.provider, p.name)));
