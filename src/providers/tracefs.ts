@@ -208,3 +208,26 @@ export function availableEvents(root = tracefsRoot()): Array<[string, string]> {
   }
   return out;
 }
+
+/**
+ * The dynamic events (kprobes, uprobes, eprobes, synthetic events) tracers have made, as
+ * "GROUP/EVENT": from dynamic_events, else kprobe_events and uprobe_events. Lines read
+ * "p:GROUP/EVENT TARGET" (or "r:", "s:", ...); one without a group is in the kind's default group.
+ */
+export function dynamicEvents(root = tracefsRoot()): Set<string> {
+  const out = new Set<string>();
+  const files = existsSync(join(root, 'dynamic_events')) ? ['dynamic_events'] : ['kprobe_events', 'uprobe_events'];
+  for (const f of files) {
+    let text = '';
+    try {
+      text = readFileSync(join(root, f), 'utf8');
+    } catch {
+      continue; // not there (or not readable): no dynamic events of that kind to leave out
+    }
+    for (const line of text.split('\n')) {
+      const m = /^[a-z]\d*:(\S+)/.exec(line);
+      if (m && m[1].includes('/')) out.add(m[1].split(/[ \t]/)[0]);
+    }
+  }
+  return out;
+}
