@@ -10,5 +10,7 @@ export default defineConfig({
     // The parser skips Chevrotain's grammar validations at run time; tests keep them on.
     env: { DTRACE_VALIDATE_GRAMMAR: '1' },
     setupFiles: ['test/helpers/setup.ts'],
+    // The default report, then every skipped test with its reason (test/helpers/skip-reporter.ts).
+    reporters: ['default', './test/helpers/skip-reporter.ts'],
   },
 });

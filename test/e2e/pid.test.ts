@@ -177,7 +177,8 @@ describe.skipIf(skip)(`usdt provider, hand-written SDT notes${skip ? ` (skipped:
  */
 const LINE = (pid: number | string) => `python${pid}:::line { @lines = count(); }`;
 
-describe.skipIf(skip ?? (existsSync(PYTHON) ? null : `${PYTHON} is not installed`))(`usdt provider${skip ? ` (skipped: ${skip})` : ''}`, () => {
+const pySkip = skip ?? (existsSync(PYTHON) ? null : `${PYTHON} is not installed`);
+describe.skipIf(pySkip)(`usdt provider${pySkip ? ` (skipped: ${pySkip})` : ''}`, () => {
   const script = path.join(ROOT, 'test/e2e/progs/pid-usdt.py');
 
   test('lists python3\'s SDT probes with DTrace names', async () => {

@@ -163,7 +163,8 @@ int main(void) {
       if (loop) spawnSync('losetup', ['-d', loop]);
     });
 
-    test.skipIf(noLoop)('start and done: direction, size, block, device and no file', () => {
+    test('start and done: direction, size, block, device and no file', (ctx) => {
+    if (noLoop) ctx.skip('no loop devices here (/dev/loop-control or losetup missing)');
       if (!loop) throw new Error('losetup could not make a loop device');
       const name = path.basename(loop);
       const minor = Number(name.replace('loop', ''));

@@ -109,7 +109,7 @@ describe('typed expressions on the reference machine', () => {
   });
 });
 
-describe.skipIf(!haveBtf)('kernel types from BTF', () => {
+describe.skipIf(!haveBtf)(`kernel types from BTF${haveBtf ? '' : ' (skipped: the kernel has no BTF)'}`, () => {
   test('curthread is a struct task_struct * with the kernel\'s layout', () => {
     const btf = loadKernelBtf();
     const tgid = btf.memberPath('task_struct', 'tgid').byteOffset;
