@@ -1,6 +1,7 @@
 // The reference DIF machine: every instruction, every implemented subroutine and their failure
 // modes, then DIF from the real code generator.
 import { describe, expect, test } from 'vitest';
+import { compileCorpus, NOT_COMPILING } from '../helpers/corpus.js';
 import * as D from '../../src/dif/constants.js';
 import {
   DifBuilder, encodeAllocs, encodeCall, encodeCmp, encodeCopys, encodeFlushts, encodeLda, encodeLdv,
@@ -12,8 +13,6 @@ import { AF_INET, AF_INET6, ipv6, jsonSelect } from '../../src/dif/machine-subr.
 import type { DifType, DifVar, Difo } from '../../src/dof/program.js';
 import { compile } from '../../src/compiler/compile.js';
 import { ProbeRegistry } from '../../src/providers/registry.js';
-import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 
 const INT: DifType = { kind: D.DIF_TYPE_CTF, ckind: D.CTF_K_INTEGER, flags: 0, size: 8 };
 const STR: DifType = { kind: D.DIF_TYPE_STRING, ckind: 0, flags: D.DIF_TF_BYREF, size: 256 };
@@ -1040,19 +1039,15 @@ describe('DIF from the code generator', () => {
 });
 
 test('every DIF object the end-to-end corpus compiles to passes the kernel\'s load-time checks', () => {
-  const dir = fileURLToPath(new URL('../e2e/corpus/', import.meta.url));
-  const registry = new ProbeRegistry();
+  // Every case compiles but the negative ones test/helpers/corpus.ts names (checked exactly by
+  // dof-roundtrip.test.ts); a case that fails otherwise fails here too.
   let difos = 0;
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.d'))) {
-    let program;
-    try {
-      program = compile([{ kind: 's', text: readFileSync(dir + f, 'utf8'), name: f }], {
-        registry, options: new Map(), macroArgs: [], zdefs: true,
-      }).program;
-    } catch {
-      continue; // the corpus has programs that must not compile
+  for (const [f, c] of compileCorpus()) {
+    if ('error' in c) {
+      expect(NOT_COMPILING, `${f} does not compile: ${c.error}`).toContain(f);
+      continue;
     }
-    for (const ecb of program.ecbs) {
+    for (const ecb of c.program.ecbs) {
       for (const difo of [ecb.predicate, ...ecb.actions.map((a) => a.difo)]) {
         if (!difo) continue;
         difos++;
