@@ -7,7 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const TRACEFS_PATHS = ['/sys/kernel/tracing', '/sys/kernel/debug/tracing'];
+// DTRACE_TRACEFS names a tracefs tree to read instead (the unit tests' fixture, test/fixtures/).
+export const TRACEFS_PATHS = process.env.DTRACE_TRACEFS ? [process.env.DTRACE_TRACEFS] : ['/sys/kernel/tracing', '/sys/kernel/debug/tracing'];
 
 export class TracefsError extends Error {}
 

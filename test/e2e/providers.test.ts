@@ -1,7 +1,10 @@
 // Kernel providers on the real kernel with real workloads: sdt tracepoints, all system calls at
 // once through the raw syscall dispatcher, errno, proc, and the probe listing.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { mkdtempSync, writeFileSync, chmodSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, chmodSync, rmdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { listEvents, mountTracefs } from '../../src/providers/tracefs.js';
 import { spawn, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -143,5 +146,22 @@ describe.skipIf(skip)(`providers${skip ? ` (skipped: ${skip})` : ''}`, () => {
     expect(v).toContain('\tArgument Types\n\t\targs[0]: string\n\t\targs[1]: pid_t\n\t\targs[2]: pid_t\n');
     const open = dtrace(['-lv', '-n', 'syscall::openat:entry']).stdout;
     expect(open).toContain('\t\targs[0]: int\n\t\targs[1]: const char *\n\t\targs[2]: int\n\t\targs[3]: umode_t\n');
+  });
+});
+
+// Moved from test/unit/providers.test.ts: it mounts tracefs (root, the kernel's tracefs).
+describe.skipIf(skip)(`tracefs${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  test('mounts a tracefs of its own where asked (the path used on a fresh machine)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tracefs-'));
+    try {
+      mountTracefs(dir);
+      expect(listEvents('syscalls', dir)).toContain('sys_enter_read');
+    } finally {
+      try {
+        execFileSync('umount', [dir]);
+      } finally {
+        rmdirSync(dir);
+      }
+    }
   });
 });

@@ -1,7 +1,8 @@
 // Stacks and symbols on the real kernel: kernel stacks from a scheduler tracepoint, user stacks of
 // a program built here (test/e2e/progs/stack-prog.c), and the symbol actions on profile samples.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { KernelSymbols, parseKallsyms } from '../../src/consumer/symbols.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT, dtrace, gcc, kernelUnavailable } from '../helpers/run.js';
@@ -108,3 +109,14 @@ describe.skipIf(skip)(`stacks and symbols${skip ? ` (skipped: ${skip})` : ''}`, 
   });
 });
 
+
+// Moved from test/unit/stacks.test.ts: it reads this machine's /proc/kallsyms.
+describe('the live kernel symbol table', () => {
+  test('the real /proc/kallsyms resolves a kernel function', (ctx) => {
+    const text = readFileSync('/proc/kallsyms', 'utf8');
+    const k = new KernelSymbols(parseKallsyms(text));
+    const addr = parseKallsyms(text).find((s) => s.name === 'do_syscall_64')?.addr;
+    if (addr === undefined || addr === 0n) ctx.skip('/proc/kallsyms hides addresses from this user');
+    expect(k.lookup(addr + 4n)?.name).toBe('do_syscall_64');
+  });
+});
