@@ -203,7 +203,7 @@ describe('user symbols', () => {
     const s = new Symbolizer(new KernelSymbols([]));
     const maps = parseMaps(readFileSync(`/proc/${process.pid}/maps`, 'utf8'));
     const node = maps.find((m) => m.path === process.execPath);
-    if (!node) ctx.skip(`${process.execPath} is not among /proc/${process.pid}/maps's paths`);
+    if (!node) return ctx.skip(`${process.execPath} is not among /proc/${process.pid}/maps's paths`);
     expect(s.user.lookup(process.pid, node.start)?.object).toBe(path.basename(process.execPath));
     expect(s.user.mappingBase(process.pid, node.start)).toBe(node.start);
   });
