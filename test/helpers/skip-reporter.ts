@@ -28,7 +28,7 @@ export default class SkipReporter implements Reporter {
         const byReason = skipped.get(mod.relativeModuleId) ?? new Map<string, string[]>();
         skipped.set(mod.relativeModuleId, byReason);
         const reason = reasonOf(t);
-        byReason.set(reason, [...(byReason.get(reason) ?? []), t.fullName]);
+        byReason.set(reason, [...(byReason.get(reason) ?? []), t.fullName.replace(/ \(skipped: .*?\)( > |$)/g, '$1')]);
       }
     }
     if (total === 0) return;
