@@ -17,7 +17,8 @@
 //      NAME text            starts a case; the test is named AREA/TOPIC: text
 //      REQUIRES what        root | cpus N | program P (name on PATH, or a path) | provider P (has
 //                           probes here) | facility F (uprobe, kprobe, no-kprobe, btf,
-//                           sched_exit_tp, loop): unmet, the case is a reported skip with the reason
+//                           sched_exit_tp, loop) | sdt FILE PROVIDER (FILE has that provider's SDT
+//                           notes): unmet, the case is a reported skip with the reason
 //      PROG d-program       the D program: one line as -n, a `|` block as a -s file
 //      FLAGS options        dtrace options before the PROG (-q, -x ..., -c 'cmd', ...)
 //      RUN arguments        instead of PROG: the whole dtrace command line (sh quoting)
@@ -26,6 +27,7 @@
 //      READY regex          what says dtrace is tracing (default: a stdout line `ready`, as a BEGIN
 //                           clause prints it, or dtrace's "matched N probes" line on stderr)
 //      INTERRUPT            send dtrace SIGINT when TRIGGER has ended
+//      STDIN line           a line of dtrace's standard input (which a -c command inherits)
 //      EXPECT line          stdout has this line, exactly
 //      EXPECT_REGEX re      stdout matches re (multiline: ^ and $ are line ends)
 //      EXPECT_NONE re       stdout does not match re (a case needs at least one expectation of

@@ -142,13 +142,6 @@ int main(void) {
     for (const k of keys) expect(k).toMatch(/^0 [01]$/);
   });
 
-  test('a translated args[N] is only used through a member', () => {
-    const r = dtrace(['-n', 'proc:::signal-send { trace(args[0]); }']);
-    expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/args\[0\] is translated to lwpsinfo_t \*: it can only be used in a member reference/);
-    expect(r.stderr).not.toMatch(/\n\s+at /);
-  });
-
   describe('io on a loop device', () => {
     let loop = '';
     const noLoop = !existsSync('/dev/loop-control') || spawnSync('losetup', ['--version']).status !== 0;

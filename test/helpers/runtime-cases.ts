@@ -2,7 +2,8 @@
 // each with its requirements, set-up, workload, timeout and expectations. The format is described
 // at the top of test/e2e/corpus.test.ts; this parses it, checks requirements and runs a case.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { readElf } from '../../src/providers/elf.js';
 import path from 'node:path';
 import { DTRACE, ROOT, onlineCpus } from './run.js';
 
@@ -16,6 +17,7 @@ export interface RuntimeCase {
   prog: string | null;
   flags: string;
   trigger: string | null;
+  stdin: string;
   ready: string | null;
   interrupt: boolean;
   expect: Array<{ kind: 'line' | 'regex' | 'none' | 'exact'; stream: 'stdout' | 'stderr'; value: string }>;
@@ -31,7 +33,7 @@ export interface TopicFile {
   cases: RuntimeCase[];
 }
 
-const BLOCK = new Set(['PROG', 'RUN', 'EXPECT_EXACT', 'STDERR_EXACT']);
+const BLOCK = new Set(['PROG', 'RUN', 'EXPECT_EXACT', 'STDERR_EXACT', 'STDIN']);
 
 /** Parse a topic file. Throws, naming the line, on anything it does not know. */
 export function parseTopic(text: string, file: string): TopicFile {
@@ -49,12 +51,12 @@ export function parseTopic(text: string, file: string): TopicFile {
       // A block: the following lines that start with `|` (then one space, which is dropped).
       const body: string[] = [];
       while (i + 1 < lines.length && lines[i + 1].startsWith('|')) body.push(lines[++i].slice(1).replace(/^ /, ''));
-      value = body.join('\n') + (key.endsWith('EXACT') ? '\n' : '');
+      value = body.join('\n') + (key.endsWith('EXACT') && body.length > 0 ? '\n' : '');
     }
     if (key === 'NAME') {
       c = {
         name: value, line: i + 1, requires: [], before: [], after: [], run: null, prog: null, flags: '',
-        trigger: null, ready: null, interrupt: false, expect: [], status: 0, timeout: 30,
+        trigger: null, stdin: '', ready: null, interrupt: false, expect: [], status: 0, timeout: 30,
       };
       top.cases.push(c);
       continue;
@@ -71,6 +73,7 @@ export function parseTopic(text: string, file: string): TopicFile {
       case 'PROG': c.prog = value; break;
       case 'FLAGS': c.flags = value; break;
       case 'TRIGGER': c.trigger = value; break;
+      case 'STDIN': c.stdin += value + '\n'; break;
       case 'READY': c.ready = value; break;
       case 'INTERRUPT': c.interrupt = true; break;
       case 'EXPECT': c.expect.push({ kind: 'line', stream: 'stdout', value }); break;
@@ -159,7 +162,19 @@ export function unmet(req: string): string | null {
       break;
     }
     case 'facility': why = facility(arg); break;
-    default: throw new Error(`unknown requirement "${req}" (root, cpus N, program P, provider P, facility F)`);
+    case 'sdt': {
+      // sdt FILE PROVIDER: FILE carries SDT notes of PROVIDER (a USDT target).
+      const [file, provider] = rest;
+      let notes: string[] = [];
+      try {
+        notes = readElf(realpathSync(file)).sdtNotes().map((n) => n.provider);
+      } catch {
+        // not there, or not ELF
+      }
+      why = notes.includes(provider) ? null : `${file} has no ${provider} SDT notes`;
+      break;
+    }
+    default: throw new Error(`unknown requirement "${req}" (root, cpus N, program P, provider P, facility F, sdt FILE P)`);
   }
   cache.set(req, why);
   return why;
@@ -189,7 +204,9 @@ export async function runCase(c: RuntimeCase, work: string): Promise<CaseResult>
   } else {
     args = shellWords(expand(c.run!, work));
   }
-  const child = spawn(process.execPath, [DTRACE, ...args], { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [DTRACE, ...args], { cwd: work, stdio: [c.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+  if (c.stdin) child.stdin!.end(c.stdin);
+  if (!child.stdout || !child.stderr) throw new Error('dtrace has no output pipes');
   let stdout = '', stderr = '', timedOut = false;
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
