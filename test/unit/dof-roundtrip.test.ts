@@ -8,6 +8,7 @@ import { describe, expect, test } from 'vitest';
 import { compileCorpus, NOT_COMPILING } from '../helpers/corpus.js';
 import { writeDof } from '../../src/dof/writer.js';
 import { readDof } from '../../src/dof/reader.js';
+import { validateDifo } from '../../src/dif/machine.js';
 import type { Difo, Program } from '../../src/dof/program.js';
 import { dumpDof } from '../../src/dof/dump.js';
 import { dofdumpMain } from '../../src/cli/dofdump.js';
@@ -53,6 +54,21 @@ describe('DOF round trip of the end-to-end corpus', () => {
     const failed = [...all].flatMap(([f, c]) => ('error' in c ? [`${f}: ${c.error}`] : []));
     expect(failed.map((l) => l.slice(0, l.indexOf(':')))).toEqual([...NOT_COMPILING].sort());
     expect(compiled.size).toBe(all.size - NOT_COMPILING.length);
+  });
+
+  // (Was in machine.test.ts, which compiled the whole corpus a second time for it.)
+  test('every DIF object the corpus compiles to passes the kernel\'s load-time checks', () => {
+    let difos = 0;
+    for (const [f, program] of compiled) {
+      for (const ecb of program.ecbs) {
+        for (const difo of [ecb.predicate, ...ecb.actions.map((a) => a.difo)]) {
+          if (!difo) continue;
+          difos++;
+          expect(validateDifo(difo), f).toEqual([]);
+        }
+      }
+    }
+    expect(difos).toBeGreaterThan(100);
   });
   for (const [file, program] of compiled) {
     test(file, () => {
