@@ -1,8 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import path from 'node:path';
+
+const UNPACKED = path.resolve(import.meta.dirname, 'test/fixtures/.unpacked');
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     // Kernel tests share per-CPU buffers and CPU time: run files one at a time.
@@ -10,5 +12,28 @@ export default defineConfig({
     // The parser skips Chevrotain's grammar validations at run time; tests keep them on.
     env: { DTRACE_VALIDATE_GRAMMAR: '1' },
     setupFiles: ['test/helpers/setup.ts'],
+    // The default report, then every skipped test with its reason (test/helpers/skip-reporter.ts).
+    reporters: ['default', './test/helpers/skip-reporter.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          // Unit tests read fixtures, never this machine's kernel (test/helpers/unit-setup.ts).
+          globalSetup: ['test/helpers/unit-setup.ts'],
+          env: {
+            DTRACE_VALIDATE_GRAMMAR: '1',
+            DTRACE_TRACEFS: path.join(UNPACKED, 'tracefs'),
+            DTRACE_BTF_DIR: path.join(UNPACKED, 'btf'),
+            DTRACE_KALLSYMS: path.resolve(import.meta.dirname, 'test/fixtures/kallsyms'),
+          },
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'] },
+      },
+    ],
   },
 });

@@ -694,7 +694,8 @@ export function normalizeIntName(text: string): string | undefined {
 
 // ---- the running kernel's BTF ----
 
-export const KERNEL_BTF_DIR = '/sys/kernel/btf';
+// DTRACE_BTF_DIR names a folder of BTF files to read instead (the unit tests' fixture).
+export const KERNEL_BTF_DIR = process.env.DTRACE_BTF_DIR || '/sys/kernel/btf';
 
 let kernelBtf: Btf | undefined;
 const moduleBtfs = new Map<string, Btf>();

@@ -4,7 +4,7 @@
 // D_SYM_NOTYPES. Messages are those of libdtrace's dt_xcook_ident.
 
 import { readFileSync } from 'node:fs';
-import { parseKallsyms, type KernelSymbol } from '../sys/symbols.js';
+import { KALLSYMS, parseKallsyms, type KernelSymbol } from '../sys/symbols.js';
 
 let byName: Map<string, KernelSymbol[]> | undefined;
 
@@ -13,7 +13,7 @@ function table(): Map<string, KernelSymbol[]> {
   byName = new Map();
   let text = '';
   try {
-    text = readFileSync('/proc/kallsyms', 'utf8');
+    text = readFileSync(KALLSYMS, 'utf8');
   } catch {
     // unreadable: no symbols
   }

@@ -3,8 +3,9 @@
 // after the common header, in order, typed as the format file declares them; `__data_loc char[]`
 // strings are passed by the address of their text and typed `string`, fixed arrays by address.
 // Groups other providers own or that are not kernel tracepoints are left out, as DTrace does:
-// syscalls (the syscall provider), kprobes and uprobes (dynamic probes), and any event another
-// tracer created in a group of its own (Oracle DTrace's dt_PID_dtrace/BEGIN, bpftrace's, ...).
+// syscalls (the syscall provider), kprobes and uprobes (dynamic probes), and every dynamic event
+// another tracer made in a group of its own (DTrace for Linux's dt_PID_dtrace/BEGIN uprobes, say):
+// they are not tracepoints a BPF tracepoint program can attach to, and `BEGIN` must not match them.
 
 import { type Probe, type Provider } from './provider.js';
 import { attr, type ProviderAttributes } from '../abi/stability.js';

@@ -7,7 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const TRACEFS_PATHS = ['/sys/kernel/tracing', '/sys/kernel/debug/tracing'];
+// DTRACE_TRACEFS names a tracefs tree to read instead (the unit tests' fixture, test/fixtures/).
+export const TRACEFS_PATHS = process.env.DTRACE_TRACEFS ? [process.env.DTRACE_TRACEFS] : ['/sys/kernel/tracing', '/sys/kernel/debug/tracing'];
 
 export class TracefsError extends Error {}
 
@@ -210,25 +211,24 @@ export function availableEvents(root = tracefsRoot()): Array<[string, string]> {
 }
 
 /**
- * The dynamic events some tracer created (kprobes, uprobes, synthetic events: dynamic_events,
- * else uprobe_events and kprobe_events), as "group/event". They are other tools' probes, which
- * come and go with them, not the kernel's tracepoints.
+ * The dynamic events (kprobes, uprobes, eprobes, synthetic events) tracers have made, as
+ * "GROUP/EVENT": from dynamic_events, else kprobe_events and uprobe_events. Lines read
+ * "p:GROUP/EVENT TARGET" (or "r:", "s:", ...); one without a group is in the kind's default group.
  */
 export function dynamicEvents(root = tracefsRoot()): Set<string> {
   const out = new Set<string>();
-  const files = existsSync(join(root, 'dynamic_events')) ? ['dynamic_events'] : ['uprobe_events', 'kprobe_events'];
-  for (const file of files) {
+  const files = existsSync(join(root, 'dynamic_events')) ? ['dynamic_events'] : ['kprobe_events', 'uprobe_events'];
+  for (const f of files) {
     let text = '';
     try {
-      text = readFileSync(join(root, file), 'utf8');
+      text = readFileSync(join(root, f), 'utf8');
     } catch {
-      continue; // not readable (or not there): nothing to leave out
+      continue; // not there (or not readable): no dynamic events of that kind to leave out
     }
     for (const line of text.split('\n')) {
-      const m = /^\S+?:(\S+\/\S+)/.exec(line);
-      if (m) out.add(m[1]!);
+      const m = /^[a-z]\d*:(\S+)/.exec(line);
+      if (m && m[1].includes('/')) out.add(m[1].split(/[ \t]/)[0]);
     }
   }
   return out;
 }
-

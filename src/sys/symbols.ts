@@ -53,6 +53,9 @@ function floorIndex<T>(items: T[], x: bigint, key: (t: T) => bigint): number {
   return found;
 }
 
+/** Where kernel symbols are read: DTRACE_KALLSYMS names a file to read instead (the unit tests' fixture). */
+export const KALLSYMS = process.env.DTRACE_KALLSYMS || '/proc/kallsyms';
+
 /** How far past the highest kernel symbol an address may be and still belong to it. */
 const LAST_SYMBOL_SPAN = 0x100000n;
 
@@ -61,7 +64,7 @@ export class KernelSymbols {
 
   static fromProc(): KernelSymbols {
     try {
-      return new KernelSymbols(parseKallsyms(readFileSync('/proc/kallsyms', 'utf8')));
+      return new KernelSymbols(parseKallsyms(readFileSync(KALLSYMS, 'utf8')));
     } catch {
       return new KernelSymbols([]);
     }

@@ -1,7 +1,7 @@
 // The foundation's acceptance, run as a user runs dtrace, on the real kernel.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT, dtrace, dtraceAsync, gcc, kernelUnavailable } from '../helpers/run.js';
@@ -9,7 +9,6 @@ import { onlineCpus } from '../helpers/run.js';
 
 const skip = kernelUnavailable();
 let work = '';
-let getppid = '';
 
 /** BPF program ids held by a process, from its fdinfo. */
 function progIds(pid: number): number[] {
@@ -46,46 +45,6 @@ async function loaded(id: number): Promise<boolean> {
 describe.skipIf(skip)(`kernel${skip ? ` (skipped: ${skip})` : ''}`, () => {
   beforeAll(() => {
     work = mkdtempSync(path.join(tmpdir(), 'dtrace-test-'));
-    getppid = path.join(work, 'getppid');
-    gcc(path.join(ROOT, 'test/e2e/progs/getppid.c'), getppid);
-  });
-
-  test('BEGIN trace prints the header and the record, and says what matched', () => {
-    const r = dtrace(['-n', 'BEGIN { trace("hello"); exit(0); }']);
-    expect(r.stderr).toBe("dtrace: description 'BEGIN ' matched 1 probe\n");
-    const lines = r.stdout.split('\n');
-    expect(lines[0]).toBe('CPU     ID                    FUNCTION:NAME');
-    expect(lines[1]).toMatch(/^ {2}\d      1                           :BEGIN   hello {28}$/);
-    expect(lines.slice(2)).toEqual(['', '']);
-    expect(r.status).toBe(0);
-  });
-
-  test('printf widths and conversions', () => {
-    const r = dtrace(['-qn', 'BEGIN { printf("%d %s %x|%5d|%-3s|\\n", 42, "ok", 255, 7, "a"); exit(0); }']);
-    expect(r.stdout).toBe('42 ok ff|    7|a  |\n\n');
-    expect(r.status).toBe(0);
-  });
-
-  test('counts a program\'s getppid calls by execname', async () => {
-    const d = dtraceAsync(['-qn', 'BEGIN { printf("ready\\n"); } syscall::getppid:entry { @calls[execname] = count(); }']);
-    await d.waitFor(/^ready$/m);
-    spawnSync(getppid, ['1000']);
-    d.child.kill('SIGINT');
-    const r = await d.done;
-    expect(r.status, r.stderr).toBe(0);
-    const m = /^\s+getppid\s+(\d+)$/m.exec(r.stdout);
-    expect(m, r.stdout).not.toBeNull();
-    expect(Number(m![1])).toBeGreaterThanOrEqual(1000);
-  });
-
-  test('syscall return: arg0 is the return value', async () => {
-    const d = dtraceAsync(['-qn', `BEGIN { printf("ready\\n"); } syscall::getppid:return /execname == "getppid"/ { @r[arg0 == ${process.pid}] = count(); }`]);
-    await d.waitFor(/^ready$/m);
-    spawnSync(getppid, ['10']);
-    d.child.kill('SIGINT');
-    const r = await d.done;
-    expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^\s+1\s+10$/m);
   });
 
   test('profile-N fires on every CPU at about its rate', () => {
@@ -105,49 +64,6 @@ describe.skipIf(skip)(`kernel${skip ? ` (skipped: ${skip})` : ''}`, () => {
     }
   });
 
-  test('tick-N fires on one CPU only', () => {
-    const r = dtrace(['-qn', 'tick-100 { @[cpu] = count(); } tick-1s { exit(0); }']);
-    expect(r.status, r.stderr).toBe(0);
-    const rows = [...r.stdout.matchAll(/^\s+(\d+)\s+(\d+)$/gm)];
-    expect(rows.length, r.stdout).toBe(1);
-    expect(Number(rows[0][2])).toBeGreaterThan(70);
-    expect(Number(rows[0][2])).toBeLessThan(130);
-  });
-
-  test('a syntax error is DTrace\'s message and exit status 1', () => {
-    const r = dtrace(['-n', 'BEGIN { trace(']);
-    expect(r.stderr).toMatch(/^dtrace: invalid probe specifier BEGIN \{ trace\(: syntax error near /);
-    expect(r.stderr).not.toMatch(/at .*\.js/);
-    expect(r.status).toBe(1);
-  });
-
-  test('an unknown option prints usage and exits 2', () => {
-    const r = dtrace(['-K']);
-    expect(r.stderr).toMatch(/^dtrace: illegal option -- K\nUsage: dtrace /);
-    expect(r.status).toBe(2);
-  });
-
-  test('a description that matches nothing', () => {
-    const r = dtrace(['-n', 'syscall::nosuch:entry { }']);
-    expect(r.stderr).toBe('dtrace: invalid probe specifier syscall::nosuch:entry { }: probe description syscall::nosuch:entry does not match any probes\n');
-    expect(r.status).toBe(1);
-  });
-
-  test('fbt says plainly why it matches nothing on a kernel without kprobes', () => {
-    if (existsSync('/sys/bus/event_source/devices/kprobe')) return; // a kernel with kprobes: not this case
-    const r = dtrace(['-n', 'fbt::vfs_read:entry']);
-    expect(r.stderr).toMatch(/does not match any probes: fbt provider: this kernel has no kprobes/);
-    expect(r.status).toBe(1);
-  });
-
-  test('-S lists DIF instructions', () => {
-    const r = dtrace(['-S', '-n', 'BEGIN { trace(1 + 2); exit(0); }']);
-    expect(r.status, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/setx\s+DT_INTEGER\[0\], %r1/);
-    expect(r.stderr).toMatch(/add\s+%r1, %r2, %r1/);
-    expect(r.stderr).toMatch(/ret\s+%r1/);
-  });
-
   test('-l lists probes in DTrace\'s columns', () => {
     const r = dtrace(['-l', '-n', 'syscall::getppid:entry']);
     expect(r.status).toBe(0);
@@ -157,8 +73,8 @@ describe.skipIf(skip)(`kernel${skip ? ` (skipped: ${skip})` : ''}`, () => {
     expect(all.stdout.split('\n').length).toBeGreaterThan(700);
   });
 
-  test('BEGIN\'s records print first, even when other probes fire on a CPU whose buffer is read first', () => {
-    if (onlineCpus().length < 2) return; // one CPU: one buffer, nothing to order
+  test('BEGIN\'s records print first, even when other probes fire on a CPU whose buffer is read first', (ctx) => {
+    if (onlineCpus().length < 2) ctx.skip('one online CPU: one buffer, nothing to order');
     // dtrace (so BEGIN) on CPU 1; CPU 0 kept busy, so profile fires there at once, and CPU 0's
     // buffer is read before CPU 1's.
     const spin = spawn('taskset', ['-c', '0', 'sh', '-c', 'while :; do :; done'], { stdio: 'ignore' });

@@ -142,13 +142,6 @@ int main(void) {
     for (const k of keys) expect(k).toMatch(/^0 [01]$/);
   });
 
-  test('a translated args[N] is only used through a member', () => {
-    const r = dtrace(['-n', 'proc:::signal-send { trace(args[0]); }']);
-    expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/args\[0\] is translated to lwpsinfo_t \*: it can only be used in a member reference/);
-    expect(r.stderr).not.toMatch(/\n\s+at /);
-  });
-
   describe('io on a loop device', () => {
     let loop = '';
     const noLoop = !existsSync('/dev/loop-control') || spawnSync('losetup', ['--version']).status !== 0;
@@ -163,7 +156,8 @@ int main(void) {
       if (loop) spawnSync('losetup', ['-d', loop]);
     });
 
-    test.skipIf(noLoop)('start and done: direction, size, block, device and no file', () => {
+    test('start and done: direction, size, block, device and no file', (ctx) => {
+    if (noLoop) ctx.skip('no loop devices here (/dev/loop-control or losetup missing)');
       if (!loop) throw new Error('losetup could not make a loop device');
       const name = path.basename(loop);
       const minor = Number(name.replace('loop', ''));

@@ -1,7 +1,11 @@
-// Kernel providers on the real kernel with real workloads: sdt tracepoints, all system calls at
-// once through the raw syscall dispatcher, errno, proc, and the probe listing.
+// Kernel providers on the real kernel: all system calls at once through the raw syscall
+// dispatcher, a probe the kernel refuses, and the probe listing. Cases that are a program and its
+// expected output are in test/e2e/corpus/providers/*.dtest.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { mkdtempSync, writeFileSync, chmodSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, rmdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { listEvents, mountTracefs } from '../../src/providers/tracefs.js';
 import { spawn, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,33 +18,6 @@ const prog = (name: string) => path.join(work, name);
 describe.skipIf(skip)(`providers${skip ? ` (skipped: ${skip})` : ''}`, () => {
   beforeAll(() => {
     work = mkdtempSync(path.join(tmpdir(), 'dtrace-prov-'));
-    gcc(path.join(ROOT, 'test/e2e/progs/getppid.c'), prog('getppid'));
-    gcc(path.join(ROOT, 'test/e2e/progs/failopen.c'), prog('failopen'));
-    gcc(path.join(ROOT, 'test/e2e/progs/int80.c'), prog('int80'));
-  });
-
-  test('sdt:sched::sched_process_exec fires for a spawned program, with its filename', () => {
-    const r = dtrace(['-qn', 'sdt:sched::sched_process_exec /execname == "getppid"/ { printf("%s:%s:%s:%s %s\\n", probeprov, probemod, probefunc, probename, stringof(arg0)); }', '-c', `${prog('getppid')} 1`]);
-    expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toBe(`sdt:sched::sched_process_exec ${prog('getppid')}\n\n`);
-  });
-
-  test('syscall:::entry counts every system call by name, getppid included', () => {
-    const r = dtrace(['-qn', 'syscall:::entry /execname == "getppid"/ { @[probefunc] = count(); }', '-c', `${prog('getppid')} 1000`]);
-    expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^\s+getppid\s+1000$/m);
-    expect(r.stdout).toMatch(/^\s+exit_group\s+1$/m);
-    expect(r.stdout).toMatch(/^\s+mmap\s+\d+$/m);
-  });
-
-  test('32-bit system calls are not counted under the 64-bit call of the same number', () => {
-    // The raw tracepoint sees ia32 getpid as number 20 (writev in the 64-bit table).
-    const raw = dtrace(['-qn', 'sdt:raw_syscalls::sys_enter /execname == "int80"/ { @[arg0] = count(); }', '-c', prog('int80')]);
-    expect(raw.stdout).toMatch(/^\s+20\s+5$/m);
-    const all = dtrace(['-qn', 'syscall:::entry /execname == "int80"/ { @[probefunc] = count(); }', '-c', prog('int80')]);
-    expect(all.status, all.stderr).toBe(0);
-    expect(all.stdout).toMatch(/^\s+exit_group\s+1$/m);
-    expect(all.stdout).not.toMatch(/writev/);
   });
 
   test('enabling all syscall entry probes is ready in well under a second', async () => {
@@ -68,32 +45,6 @@ describe.skipIf(skip)(`providers${skip ? ` (skipped: ${skip})` : ''}`, () => {
       device.stop();
       device.close();
     }
-  });
-
-  test('errno on a failing open, on its own probe and through the dispatcher', () => {
-    const one = dtrace(['-qn', 'syscall::openat:return /execname == "failopen"/ { printf("%d %d\\n", arg0, errno); }', '-c', prog('failopen')]);
-    expect(one.status, one.stderr).toBe(0);
-    expect(one.stdout).toContain('-2 2\n'); // ENOENT
-    expect(one.stdout).toContain('-21 21\n'); // EISDIR
-    expect(one.stdout).toMatch(/^\d+ 0$/m); // the libraries it opened: no error
-    const all = dtrace(['-qn', 'syscall:::return /execname == "failopen" && errno != 0/ { printf("%s %d\\n", probefunc, errno); }', '-c', prog('failopen')]);
-    expect(all.status, all.stderr).toBe(0);
-    expect(all.stdout).toContain('openat 2\nopenat 21\n');
-  });
-
-  test('proc:::exec-success and proc:::exit, with execname and how the process ended', () => {
-    const script = path.join(work, 'run.sh');
-    writeFileSync(script, `#!/bin/sh\n${prog('getppid')} 1\nsh -c 'kill -9 $$'\ntrue\n`);
-    chmodSync(script, 0o755);
-    const r = dtrace(['-qn', `
-      proc:::exec-success /execname == "getppid"/ { printf("exec %s\\n", execname); }
-      proc:::exit /execname == "getppid" || execname == "sh"/ { printf("exit %s %d\\n", execname, arg0); }
-      proc:::create /execname == "run.sh"/ { @created = count(); }
-      END { printa("created %@d\\n", @created); }`, '-c', script]);
-    expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toContain('exec getppid\nexit getppid 1\n');
-    expect(r.stdout).toContain('exit sh 2\n'); // killed by a signal
-    expect(r.stdout).toMatch(/created 2\n/);
   });
 
   test('a probe the kernel refuses fails the whole enabling, saying which and why', async () => {
@@ -143,5 +94,22 @@ describe.skipIf(skip)(`providers${skip ? ` (skipped: ${skip})` : ''}`, () => {
     expect(v).toContain('\tArgument Types\n\t\targs[0]: string\n\t\targs[1]: pid_t\n\t\targs[2]: pid_t\n');
     const open = dtrace(['-lv', '-n', 'syscall::openat:entry']).stdout;
     expect(open).toContain('\t\targs[0]: int\n\t\targs[1]: const char *\n\t\targs[2]: int\n\t\targs[3]: umode_t\n');
+  });
+});
+
+// Moved from test/unit/providers.test.ts: it mounts tracefs (root, the kernel's tracefs).
+describe.skipIf(skip)(`tracefs${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  test('mounts a tracefs of its own where asked (the path used on a fresh machine)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tracefs-'));
+    try {
+      mountTracefs(dir);
+      expect(listEvents('syscalls', dir)).toContain('sys_enter_read');
+    } finally {
+      try {
+        execFileSync('umount', [dir]);
+      } finally {
+        rmdirSync(dir);
+      }
+    }
   });
 });

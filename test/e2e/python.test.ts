@@ -69,26 +69,6 @@ function feed(child: ChildProcessWithoutNullStreams): Promise<void> {
 }
 
 describe.skipIf(skip)(`python provider${skip ? ` (skipped: ${skip})` : ''}`, () => {
-  test('python$target:::function-entry alone counts each function of a script run by -c', () => {
-    const r = dtrace(['-qn', 'python$target:::function-entry { @[copyinstr(arg1)] = count(); }', '-c', `${PYTHON} ${SCRIPT}`]);
-    expect(r.status, r.stderr).toBe(0);
-    expect(r.stderr).toBe('');
-    expect(r.stdout.startsWith('55\n'), r.stdout).toBe(true);
-    const agg = rows(r.stdout);
-    expect(agg.get('compute'), r.stdout).toBe(1);
-    expect(agg.get('leaf'), r.stdout).toBe(4);
-    expect(agg.get('fibonacci'), r.stdout).toBe(177);
-  });
-
-  test('python$target:::function-return alone counts each function of a script run by -c', () => {
-    const r = dtrace(['-qn', 'python$target:::function-return { @[copyinstr(arg1)] = count(); }', '-c', `${PYTHON} ${SCRIPT}`]);
-    expect(r.status, r.stderr).toBe(0);
-    const agg = rows(r.stdout);
-    expect(agg.get('compute'), r.stdout).toBe(1);
-    expect(agg.get('leaf'), r.stdout).toBe(4);
-    expect(agg.get('fibonacci'), r.stdout).toBe(177);
-  });
-
   test('the line semaphore is raised while tracing and back to 0 after dtrace exits', async () => {
     const child = await startWaiting();
     const pid = child.pid!;

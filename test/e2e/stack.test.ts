@@ -2,7 +2,8 @@
 // a program built here (test/e2e/progs/stack-prog.c), and the symbol actions on profile samples.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { KernelSymbols, parseKallsyms } from '../../src/sys/symbols.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT, dtrace, gcc, kernelUnavailable } from '../helpers/run.js';
@@ -126,5 +127,16 @@ describe.skipIf(skip)(`stacks and symbols${skip ? ` (skipped: ${skip})` : ''}`, 
       child.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+// Moved from test/unit/stacks.test.ts: it reads this machine's /proc/kallsyms.
+describe('the live kernel symbol table', () => {
+  test('the real /proc/kallsyms resolves a kernel function', (ctx) => {
+    const text = readFileSync('/proc/kallsyms', 'utf8');
+    const k = new KernelSymbols(parseKallsyms(text));
+    const addr = parseKallsyms(text).find((s) => s.name === 'do_syscall_64')?.addr;
+    if (addr === undefined || addr === 0n) return ctx.skip('/proc/kallsyms hides addresses from this user');
+    expect(k.lookup(addr + 4n)?.name).toBe('do_syscall_64');
   });
 });

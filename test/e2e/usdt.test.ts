@@ -145,12 +145,9 @@ describe.skipIf(skip)(`usdt${skip ? ` (skipped: ${skip})` : ''}`, () => {
     }
   });
 
-  test('uprobe-multi links put one program on many uprobes of a process at once', async () => {
+  test('uprobe-multi links put one program on many uprobes of a process at once', async (ctx) => {
     const { uprobeMultiSupported, attachUprobeMulti, BPF_TRACE_UPROBE_MULTI } = await import('../../src/device/linux/uprobe.js');
-    if (!uprobeMultiSupported()) {
-      console.log('skipped: this kernel has no BPF_TRACE_UPROBE_MULTI links (Linux 6.6+)');
-      return;
-    }
+    if (!uprobeMultiSupported()) ctx.skip('this kernel has no BPF_TRACE_UPROBE_MULTI links (Linux 6.6+)');
     const { native } = await import('../../src/device/native.js');
     const { BpfAsm, R0, R1, R2 } = await import('../../src/device/linux/bpf-asm.js');
     const { readElf } = await import('../../src/sys/elf.js');
@@ -192,12 +189,9 @@ describe.skipIf(skip)(`usdt${skip ? ` (skipped: ${skip})` : ''}`, () => {
     }
   });
 
-  test('libstdc++\'s throw and catch probes fire for a C++ exception, with its type', () => {
+  test('libstdc++\'s throw and catch probes fire for a C++ exception, with its type', (ctx) => {
     const lib = '/usr/lib/x86_64-linux-gnu/libstdc++.so.6';
-    if (!existsSync(lib) || !run('readelf', ['-n', lib]).includes('Provider: libstdcxx')) {
-      console.log('skipped: libstdc++ has no SDT notes here');
-      return;
-    }
+    if (!existsSync(lib) || !run('readelf', ['-n', lib]).includes('Provider: libstdcxx')) ctx.skip(`${lib} is missing or has no libstdcxx SDT notes`);
     writeFileSync(file('throw.cc'), `#include <stdexcept>
 #include <cstdio>
 int main() {

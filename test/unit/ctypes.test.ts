@@ -7,10 +7,10 @@ import { compileError, fire } from '../helpers/dif.js';
 import { parse } from '../../src/compiler/parser.js';
 import { TypeScope, sizeOf } from '../../src/compiler/ctypes.js';
 import { DifMachine } from '../../src/dif/machine.js';
-import { loadKernelBtf } from '../../src/btf/btf.js';
+import { KERNEL_BTF_DIR, loadKernelBtf } from '../../src/btf/btf.js';
 import type * as A from '../../src/compiler/ast.js';
 
-const haveBtf = existsSync('/sys/kernel/btf/vmlinux');
+const haveBtf = existsSync(`${KERNEL_BTF_DIR}/vmlinux`);
 
 
 /** A scope with the program's declarations and no kernel types. */
@@ -109,7 +109,7 @@ describe('typed expressions on the reference machine', () => {
   });
 });
 
-describe.skipIf(!haveBtf)('kernel types from BTF', () => {
+describe.skipIf(!haveBtf)(`kernel types from BTF${haveBtf ? '' : ' (skipped: the kernel has no BTF)'}`, () => {
   test('curthread is a struct task_struct * with the kernel\'s layout', () => {
     const btf = loadKernelBtf();
     const tgid = btf.memberPath('task_struct', 'tgid').byteOffset;

@@ -158,14 +158,6 @@ describe('kernel symbols', () => {
     expect(frameText(0x10n, null)).toBe('0x10');
     expect(frameText(0x7f00n, { object: 'libc.so.6' })).toBe('libc.so.6`0x7f00');
   });
-
-  test('the real /proc/kallsyms resolves a kernel function', () => {
-    const text = readFileSync('/proc/kallsyms', 'utf8');
-    const k = new KernelSymbols(parseKallsyms(text));
-    const addr = parseKallsyms(text).find((s) => s.name === 'do_syscall_64')?.addr;
-    if (addr === undefined) return; // kallsyms hidden from this user
-    expect(k.lookup(addr + 4n)?.name).toBe('do_syscall_64');
-  });
 });
 
 
@@ -207,11 +199,11 @@ describe('user symbols', () => {
     expect(lookupInMappings(maps, base + 0x20000n, load)).toBeNull();
   });
 
-  test('the running process resolves its own mapped objects', () => {
+  test('the running process resolves its own mapped objects', (ctx) => {
     const s = new Symbolizer(new KernelSymbols([]));
     const maps = parseMaps(readFileSync(`/proc/${process.pid}/maps`, 'utf8'));
     const node = maps.find((m) => m.path === process.execPath);
-    if (!node) return;
+    if (!node) return ctx.skip(`${process.execPath} is not among /proc/${process.pid}/maps's paths`);
     expect(s.user.lookup(process.pid, node.start)?.object).toBe(path.basename(process.execPath));
     expect(s.user.mappingBase(process.pid, node.start)).toBe(node.start);
   });

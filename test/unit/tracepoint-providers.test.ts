@@ -70,6 +70,26 @@ describe('sdt provider', () => {
   });
 });
 
+describe('sdt provider and other tracers\' dynamic events', () => {
+  test('a uprobe or kprobe another tracer made in a group of its own is not an sdt probe', () => {
+    const root = fakeTracefs();
+    // As DTrace for Linux leaves them: a uprobe group per dtrace process, holding BEGIN and END.
+    writeFileSync(path.join(root, 'available_events'), 'sched:sched_process_exec\ndt_123_dtrace:BEGIN\ndt_123_dtrace:END\nmyk:open\n');
+    writeFileSync(path.join(root, 'dynamic_events'),
+      'p:dt_123_dtrace/BEGIN /usr/lib64/libdtrace.so.2:0x7a570\np:dt_123_dtrace/END /usr/lib64/libdtrace.so.2:0x7a580\nr16:myk/open do_sys_open\n');
+    expect(new SdtProvider(root).list().map((p) => `${p.provider}:${p.module}:${p.func}:${p.name}`)).toEqual([
+      'sdt:sched::sched_process_exec',
+    ]);
+  });
+
+  test('without dynamic_events, kprobe_events and uprobe_events say the same', () => {
+    const root = fakeTracefs();
+    writeFileSync(path.join(root, 'available_events'), 'sched:sched_process_exec\ndt_9_dtrace:BEGIN\n');
+    writeFileSync(path.join(root, 'uprobe_events'), 'p:dt_9_dtrace/BEGIN /lib/x.so:0x10\n');
+    expect(new SdtProvider(root).list().map((p) => p.module)).toEqual(['sched']);
+  });
+});
+
 describe('proc provider', () => {
   test('probes whose tracepoints exist; exit fires for the group leader only, lwp-exit for every thread', () => {
     const probes = new ProcProvider(fakeTracefs()).list();

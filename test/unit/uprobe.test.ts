@@ -17,7 +17,8 @@ describe('uprobe events', () => {
     expect(() => refCtrShift(path.join(dir, 'bad'))).toThrow(/unexpected/);
   });
 
-  test.skipIf(!existsSync(PMU))('one event on the process, or one per CPU without one', () => {
+  test('one event on the process, or one per CPU without one', (ctx) => {
+    if (!existsSync(PMU)) ctx.skip('the kernel has no uprobe PMU');
     const type = uprobePmuType();
     const shift = refCtrShift();
     const at = { kind: 'uprobe' as const, path: '/bin/true', offset: 0x1234, retprobe: true, pid: 42, refCtrOffset: 0x10 };

@@ -46,7 +46,7 @@ describe('SDT argument specifications', () => {
 
 const PYTHON = '/usr/bin/python3';
 
-describe.skipIf(!existsSync(PYTHON))('UsdtProvider on a running python3', () => {
+describe.skipIf(!existsSync(PYTHON))(`UsdtProvider on a running python3${existsSync(PYTHON) ? '' : ` (skipped: ${PYTHON} is not installed)`}`, () => {
   let child: ChildProcess | null = null;
   afterAll(() => child?.kill('SIGKILL'));
 

@@ -2,7 +2,8 @@
 // programs writing through bpf_perf_event_output into mmap'ed rings, test runs, errors.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { kernelUnavailable } from '../helpers/run.js';
 import {
   BPF_ANY,
   BPF_F_CURRENT_CPU,
@@ -18,6 +19,12 @@ import {
   type NativeError,
   uprobeRetprobeBit,
 } from '../../src/device/native.js';
+
+// Every test here calls bpf(2) or perf_event_open: none runs where the kernel tests cannot.
+const skip = kernelUnavailable();
+beforeEach((ctx) => {
+  if (skip) ctx.skip(skip);
+});
 
 // --- a tiny eBPF assembler: just the instructions these tests use ---
 const R0 = 0, R1 = 1, R2 = 2, R3 = 3, R4 = 4, R5 = 5, R6 = 6, R10 = 10;

@@ -1,0 +1,55 @@
+// Global setup of the unit tests (vitest.config.ts, project "unit"). Unit tests never read this
+// machine's kernel: the providers read a tracefs snapshot, the BTF reader a BTF snapshot and the
+// kernel symbol table a short kallsyms, all from test/fixtures/ (the DTRACE_TRACEFS,
+// DTRACE_BTF_DIR and DTRACE_KALLSYMS the project sets). This unpacks the two packed ones.
+//
+// To show that the live kernel's state does not matter, when it can (root, tracefs mounted) it
+// also makes a uprobe event of another tracer's kind -- in a group of its own, as DTrace for
+// Linux makes dt_PID_dtrace/BEGIN -- for the duration of the run, and removes it after.
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { ROOT } from './run.js';
+
+export const UNPACKED = path.join(ROOT, 'test/fixtures/.unpacked');
+const UPROBE_EVENTS = '/sys/kernel/tracing/uprobe_events';
+
+/** The file offset of an ELF64 executable's entry point (its first PT_LOAD holding it). */
+function entryOffset(file: string): number {
+  const b = readFileSync(file);
+  const entry = b.readBigUInt64LE(24), phoff = Number(b.readBigUInt64LE(32));
+  const phentsize = b.readUInt16LE(54), phnum = b.readUInt16LE(56);
+  for (let i = 0; i < phnum; i++) {
+    const p = phoff + i * phentsize;
+    if (b.readUInt32LE(p) !== 1) continue;
+    const offset = b.readBigUInt64LE(p + 8), vaddr = b.readBigUInt64LE(p + 16), filesz = b.readBigUInt64LE(p + 32);
+    if (entry >= vaddr && entry < vaddr + filesz) return Number(entry - vaddr + offset);
+  }
+  throw new Error(`${file}: no PT_LOAD holds the entry point`);
+}
+
+export default function setup(): () => void {
+  const btf = path.join(UNPACKED, 'btf');
+  mkdirSync(btf, { recursive: true });
+  writeFileSync(path.join(btf, 'vmlinux'), gunzipSync(readFileSync(path.join(ROOT, 'test/fixtures/btf/vmlinux.gz'))));
+  const tracefs = path.join(UNPACKED, 'tracefs');
+  rmSync(tracefs, { recursive: true, force: true });
+  mkdirSync(tracefs, { recursive: true });
+  execFileSync('tar', ['-C', tracefs, '-xzf', path.join(ROOT, 'test/fixtures/tracefs.tar.gz')]);
+
+  let foreign = '';
+  if (process.getuid?.() === 0 && existsSync(UPROBE_EVENTS)) {
+    const group = `dtt_foreign_${process.pid}`;
+    try {
+      appendFileSync(UPROBE_EVENTS, `p:${group}/foreign_probe /bin/true:0x${entryOffset('/bin/true').toString(16)}\n`);
+      foreign = group;
+      process.stdout.write(`unit-setup: made the foreign uprobe event ${group}/foreign_probe for this run\n`);
+    } catch (e) {
+      process.stdout.write(`unit-setup: could not make a foreign uprobe event: ${(e as Error).message}\n`);
+    }
+  }
+  return () => {
+    if (foreign) appendFileSync(UPROBE_EVENTS, `-:${foreign}/foreign_probe\n`);
+  };
+}
