@@ -38,13 +38,21 @@ const TEMPS = 6; // u64 temporaries per ECB
  * Per-ECB work memory, shared by the calls of one clause (a call needs it only while it runs),
  * allocated on first use: the u64 temporaries, and a table of strsize u16 for the string search.
  */
-type Area = 'temps' | 'table';
+type Area = 'temps' | 'table' | 'loops';
 const areas = new WeakMap<ProbeTranslator, { ecb: number; off: Partial<Record<Area, number>> }>();
 
 function area(t: ProbeTranslator, which: Area): number {
   let a = areas.get(t);
   if (!a || a.ecb !== t.ecbIndex) areas.set(t, (a = { ecb: t.ecbIndex, off: {} }));
-  return (a.off[which] ??= t.scratch(which === 'temps' ? 8 * TEMPS : 2 * t.env.strsize));
+  return (a.off[which] ??= t.scratch(which === 'temps' ? 8 * TEMPS : which === 'loops' ? 8 * LOOP_DEPTH : 2 * t.env.strsize));
+}
+
+const LOOP_DEPTH = 2; // nested loop() calls
+
+/** Offset in mem of the counter of the loop() at nesting depth i. */
+function loopCounter(t: ProbeTranslator, i: number): number {
+  if (i >= LOOP_DEPTH) throw new TranslateError('loops nested too deep', t.ecbIndex, t.actionIndex);
+  return area(t, 'loops') + 8 * i;
 }
 
 /** Offset in mem of temporary u64 number i of the current ECB. */
@@ -106,21 +114,54 @@ function storeByte(c: Call, base: number, idx: number, src: number, scratchReg =
   a.mov(scratchReg, R8), a.alu(ALU.ADD, scratchReg, idx), a.stx(1, scratchReg, base, src);
 }
 
+/** BPF_JMP | BPF_JCOND: may_goto, taken once the program's loop budget is spent. */
+const MAY_GOTO = 0xe0 as JmpOp;
+
+/** How deep loop() calls are nested while they are emitted (each depth has its counter in mem). */
+let loopDepth = 0;
+
 /**
  * A counted loop: counter in `reg` from 0 while < limit (a constant); body(brk, cont).
  * The body may jump to brk to leave or to cont to go on with the next iteration.
+ *
+ * The counter lives in mem and is loaded into `reg` at the top of each iteration, and the loop is
+ * bounded by may_goto as well: the verifier, which does not track map memory, then sees the same
+ * state at the loop head after an iteration or two and stops there, so a loop over strsize bytes
+ * costs about twice its body whatever strsize is (instead of once per iteration, which put
+ * rindex() over strsize=4096 past the verifier's million instructions). The body must keep what
+ * it carries from one iteration to the next in mem, not in registers. `counted` keeps the old
+ * shape, a register counter the verifier follows step by step, for the short loops (64 steps)
+ * whose bodies carry registers across iterations.
  */
-function loop(c: Call, reg: number, limit: number, body: (brk: Label, cont: Label) => void): void {
+function loop(c: Call, reg: number, limit: number, body: (brk: Label, cont: Label) => void, counted = false): void {
   const a = c.t.a;
   const head = a.label('loop'), cont = a.label('loop.next'), brk = a.label('loop.end');
-  a.movImm(reg, 0);
+  if (counted) {
+    a.movImm(reg, 0);
+    a.place(head);
+    leaveImm(a, JMP.JGE, reg, limit, brk);
+    body(brk, cont);
+    a.place(cont);
+    a.aluImm(ALU.ADD, reg, 1);
+    a.ja(head);
+    a.place(brk);
+    return;
+  }
+  const ctr = loopCounter(c.t, loopDepth);
+  loopDepth++;
+  a.st(8, R8, ctr, 0);
   a.place(head);
+  a.jmpImm(MAY_GOTO, 0, 0, brk);
+  a.ldx(8, reg, R8, ctr);
   leaveImm(a, JMP.JGE, reg, limit, brk);
   body(brk, cont);
   a.place(cont);
+  a.ldx(8, reg, R8, ctr);
   a.aluImm(ALU.ADD, reg, 1);
+  a.stx(8, R8, ctr, reg);
   a.ja(head);
   a.place(brk);
+  loopDepth--;
 }
 
 const INVERSE: Record<number, JmpOp> = {
@@ -468,7 +509,7 @@ function lltostr(c: Call): void {
     a.place(emit);
     put(null);
     a.alu(ALU.DIV, R6, R7);
-  });
+  }, true);
   a.ldx(8, R6, R8, orig);
   const skip1 = a.label(), skip2 = a.label(), zero = a.label(), skip3 = a.label(), skip4 = a.label();
   // i == 0 && base == 16: '0'
@@ -929,7 +970,7 @@ function progenyof(c: Call): void {
     leaveImm(a, JMP.JEQ, R0, 0, brk);
     leave(a, JMP.JEQ, R0, R6, brk);
     a.mov(R6, R0);
-  });
+  }, true);
   resultTemp(c, res);
 }
 
