@@ -3,11 +3,12 @@
 // after the common header, in order, typed as the format file declares them; `__data_loc char[]`
 // strings are passed by the address of their text and typed `string`, fixed arrays by address.
 // Groups other providers own or that are not kernel tracepoints are left out, as DTrace does:
-// syscalls (the syscall provider), kprobes and uprobes (dynamic probes).
+// syscalls (the syscall provider), kprobes and uprobes (dynamic probes, in whatever group they
+// were defined: another tracer's, such as DTrace for Linux's dt_PID_dtrace BEGIN uprobes).
 
 import { attr, type Probe, type Provider, type ProviderAttributes } from './provider.js';
 import { recordArgs, TracepointProbe } from './tracepoint-probe.js';
-import { availableEvents, tracefsRoot } from './tracefs.js';
+import { availableEvents, dynamicEventGroups, tracefsRoot } from './tracefs.js';
 
 const ATTRIBUTES: ProviderAttributes = {
   provider: attr('Evolving', 'Evolving', 'ISA'),
@@ -28,8 +29,9 @@ export class SdtProvider implements Provider {
 
   list(): Probe[] {
     const root = this.root ?? tracefsRoot();
+    const dynamic = dynamicEventGroups(root);
     const events = availableEvents(root)
-      .filter(([group]) => !SKIPPED_GROUPS.has(group))
+      .filter(([group]) => !SKIPPED_GROUPS.has(group) && !dynamic.has(group))
       .sort(([g1, e1], [g2, e2]) => (g1 === g2 ? compare(e1, e2) : compare(g1, g2)));
     return events.map(([group, event]) => new TracepointProbe(
       'sdt', group, '', event, { kind: 'tracepoint', group, event }, recordArgs, root,

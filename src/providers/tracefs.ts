@@ -208,3 +208,23 @@ export function availableEvents(root = tracefsRoot()): Array<[string, string]> {
   }
   return out;
 }
+
+/**
+ * Groups of the dynamic events defined in tracefs (kprobe, uprobe, eprobe, synthetic events:
+ * `dynamic_events`, or `uprobe_events` and `kprobe_events` on kernels without it), whatever the
+ * group is called -- another tracer's uprobes (DTrace for Linux's dt_PID_dtrace/BEGIN) are not
+ * tracepoints.
+ */
+export function dynamicEventGroups(root = tracefsRoot()): Set<string> {
+  const out = new Set<string>();
+  const files = existsSync(join(root, 'dynamic_events')) ? ['dynamic_events'] : ['uprobe_events', 'kprobe_events'];
+  for (const f of files) {
+    let text = '';
+    try { text = readFileSync(join(root, f), 'utf8'); } catch { continue; }
+    for (const line of text.split('\n')) {
+      const m = /^\S+?:([^/\s]+)\//.exec(line);
+      if (m) out.add(m[1]);
+    }
+  }
+  return out;
+}
