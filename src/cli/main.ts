@@ -364,6 +364,7 @@ async function run(argv: string[]): Promise<number> {
     dynvarsize: Number(options.get('dynvarsize') ?? 1024 * 1024),
     nspec: Number(options.get('nspec') ?? 1),
     specsize: Number(options.get('specsize') ?? 32 * 1024),
+    ...(options.get('scratchsize') !== undefined ? { scratchsize: Number(options.get('scratchsize')) } : {}),
     cpu: tracedCpu(options),
   });
   process.on('exit', () => device.close());

@@ -20,6 +20,7 @@ import type {
 } from '../device.js';
 import { RECORD_HEADER_SIZE } from '../device.js';
 import { ALU, BPF_MAP_TYPE, BPF_PROG_TYPE, BpfAsm, R0, R1, R8, R9 } from './bpf-asm.js';
+import { allocaSites, poolSlots, slotSize } from './tstrings.js';
 import { type ArgMem, emitGuard, emitTracepointArg, guardsOf } from './tracepoint-args.js';
 import {
   type AggregationMap, type EcbPlan, type GlobalVar, type MemLayout, ProbeTranslator, TranslateError, isAggregation,
@@ -58,6 +59,8 @@ export interface LinuxDeviceOptions {
   dynvarsize?: number; // bytes of dynamic variable space (thread-locals, associative arrays); 1m
   nspec?: number; // speculations (default 1)
   specsize?: number; // bytes of each speculation per CPU (default 32k)
+  /** -x scratchsize: bytes of DTrace's scratch space (alloca(), copyinto(), bcopy()) per clause; else what its alloca() calls take. */
+  scratchsize?: number;
   /** -x cpu: probes fire and record only on this CPU, whose buffer alone is read; BEGIN and END run there. */
   cpu?: number;
 }
@@ -182,13 +185,27 @@ export class LinuxDevice implements Device {
       if (a.valueSize > PERCPU_VALUE_MAX)
         throw new DeviceError(`aggregation @${a.name === '_' ? '' : a.name} needs ${a.valueSize} bytes per CPU, more than ${PERCPU_VALUE_MAX}`);
     }
-    const mem = memLayout(strsize, maxData, maxKey, sharedInfoWords(program.ecbs.length));
-    // Variables (variables.ts): their scratch region goes at the end of mem.
+    // String temporaries (tstrings.ts): as many slots as the busiest DIF object needs at once.
+    // DTrace's scratch (alloca() and the copies into it): -x scratchsize, else a strsize slot for
+    // each alloca() and copyin() call of the clause that has the most.
+    const scratchSize = this.opts.scratchsize !== undefined
+      ? roundUp(Math.max(8, this.opts.scratchsize), 8)
+      : Math.max(8, strsize * Math.max(0, ...program.ecbs.map(allocaSites)));
+    // A user-space string argument (proc:::exec's path) is copied into mem (tracepoint-args.ts).
+    const userStrings = [...byProbe.values()].some(({ probe }) =>
+      [...probe.args, ...(probe.sites ?? []).flatMap((s) => s.args)].some((x) => x.from?.kind === 'userString'));
+    const mem = memLayout(strsize, maxData, maxKey, sharedInfoWords(program.ecbs.length), poolSlots(program.ecbs), scratchSize, userStrings);
+    // Variables (variables.ts): their scratch region goes after the fixed parts of mem.
     const varPlan = planVariables(program, strsize, this.opts.dynvarsize ?? 1024 * 1024);
     const varsBase = mem.size;
     mem.size += varPlan.regionSize;
     if (mem.size > PERCPU_VALUE_MAX)
       throw new DeviceError(`records too large for per-CPU scratch memory (${mem.size} bytes); reduce strsize`);
+    // The rest of the per-CPU value is the clauses' working space (subroutines' work areas, the
+    // static slots of execname and the like), taken per clause as it is translated.
+    mem.work = mem.size;
+    mem.workMax = PERCPU_VALUE_MAX - mem.size;
+    mem.size = PERCPU_VALUE_MAX;
 
     // Maps.
     const memFd = this.map({ type: BPF_MAP_TYPE.PERCPU_ARRAY, keySize: 4, valueSize: mem.size, maxEntries: 1, name: 'dt_mem' });
@@ -704,7 +721,7 @@ function argLoader(probe: Probe) {
   };
 }
 
-function memLayout(strsize: number, maxData: number, maxKey: number, probeInfoWords: number): ArgMem {
+function memLayout(strsize: number, maxData: number, maxKey: number, probeInfoWords: number, slots: number, scratchMax: number, userStrings: boolean): ArgMem {
   let off = 0;
   const take = (n: number) => { const at = off; off += roundUp(n, 8); return at; };
   const self = take(8), strtabBase = take(8), globalsBase = take(8), cpuinfo = take(8);
@@ -714,13 +731,14 @@ function memLayout(strsize: number, maxData: number, maxKey: number, probeInfoWo
   const key = take(maxKey), aggIncr = take(8);
   const bufMax = RECORD_HEADER_SIZE + roundUp(maxData, 8);
   const buf = take(bufMax);
-  const scratchMax = 8 * roundUp(Math.max(strsize, 16), 8);
+  const poolSlot = slotSize(strsize);
+  const pool = take(slots * poolSlot);
   const scratch = take(scratchMax);
   const probeInfo = take(4 * probeInfoWords);
   const errorArea = take(ERROR_AREA_SIZE);
   const strtok = take(8), task = take(8), stack = take(8 * STACK_DEPTH_FRAMES);
-  const argString = { offset: take(strsize), size: strsize };
-  return { argString, errorArea, strtok, task, stack, probeInfo, self, strtabBase, globalsBase, args, cpuinfo, tuple, cmpA, cmpB, key, keyMax: maxKey, aggIncr, buf, bufMax, scratch, scratchMax, size: off };
+  const argString = userStrings ? { offset: take(strsize), size: strsize } : undefined;
+  return { ...(argString ? { argString } : {}), errorArea, strtok, task, stack, probeInfo, self, strtabBase, globalsBase, args, cpuinfo, tuple, cmpA, cmpB, key, keyMax: maxKey, aggIncr, buf, bufMax, pool, poolSlot, scratch, scratchMax, work: 0, workMax: 0, size: off };
 }
 
 interface EcbLayout {

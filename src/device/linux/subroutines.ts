@@ -227,19 +227,20 @@ function strlen(c: Call): void {
   t.putReg(R0, c.rd);
 }
 
-/** strjoin(a, b): a joined result that does not fit in strsize (with room to spare) is out of scratch. */
+/**
+ * strjoin(a, b): the joined string cut at strsize (strsize - 1 characters and the NUL, as every
+ * string here), as DTrace for Linux cuts it, rather than an out-of-scratch fault.
+ */
 function strjoin(c: Call): void {
   const { t, n } = c, a = t.a, B = t.env.mem.cmpB;
-  const out = t.scratch(n);
+  const out = t.stringSlot(n);
   readStr(c, 0, out);
   a.mov(R6, R0), a.aluImm(ALU.SUB, R6, 1);
   readStr(c, 1, B);
-  a.mov(R7, R0), a.aluImm(ALU.SUB, R7, 1);
-  a.mov(R1, R6), a.alu(ALU.ADD, R1, R7);
-  faultUnless(c, (ok) => a.jmpImm(JMP.JLT, R1, n - 1, ok), D.DTRACEFLT_NOSCRATCH);
+  a.st(1, R8, out + n - 1, 0);
   loop(c, R1, n, (brk) => {
     a.mov(R2, R6), a.alu(ALU.ADD, R2, R1);
-    leaveImm(a, JMP.JGE, R2, n, brk);
+    leaveImm(a, JMP.JGE, R2, n - 1, brk);
     loadByte(c, R3, B, R1);
     storeByte(c, out, R2, R3);
     leaveImm(a, JMP.JEQ, R3, 0, brk);
@@ -250,7 +251,7 @@ function strjoin(c: Call): void {
 /** substr(s, index, [length]) with DTrace's rules for negative positions and lengths. */
 function substr(c: Call): void {
   const { t, n } = c, a = t.a, A = t.env.mem.cmpA;
-  const out = t.scratch(n);
+  const out = t.stringSlot(n);
   readStr(c, 0, A);
   a.mov(R6, R0), a.aluImm(ALU.SUB, R6, 1); // len
   arg(c, 1, R7); // index
@@ -461,7 +462,7 @@ function strchr(last: boolean): Subroutine {
 function caseMap(upper: boolean): Subroutine {
   return (c) => {
     const { t, n } = c, a = t.a;
-    const out = t.scratch(n);
+    const out = t.stringSlot(n);
     readStr(c, 0, out);
     const from = upper ? 0x61 : 0x41; // 'a' : 'A'
     loop(c, R1, n, (brk, cont) => {
@@ -480,7 +481,7 @@ function caseMap(upper: boolean): Subroutine {
 function lltostr(c: Call): void {
   const { t } = c, a = t.a;
   const SIZE = 72; // 64 binary digits, a prefix and the NUL
-  const out = t.scratch(SIZE), orig = temp(t, 0);
+  const out = t.stringSlot(SIZE), orig = temp(t, 0);
   baseArg(c, 1);
   arg(c, 0, R6);
   a.stx(8, R8, orig, R6);
@@ -619,7 +620,7 @@ function strtoll(c: Call): void {
 function pathPart(dir: boolean): Subroutine {
   return (c) => {
     const { t, n } = c, a = t.a, A = t.env.mem.cmpA;
-    const out = t.scratch(n);
+    const out = t.stringSlot(n);
     const lastbase = temp(t, 0), firstbase = temp(t, 1), lastdir = temp(t, 2), phase = temp(t, 3);
     const done = a.label('path.done');
     const constant = (s: string) => {
@@ -699,7 +700,7 @@ function pathPart(dir: boolean): Subroutine {
  */
 function cleanpath(c: Call): void {
   const { t, n } = c, a = t.a, A = t.env.mem.cmpA;
-  const out = t.scratch(n);
+  const out = t.stringSlot(n);
   const ti = temp(t, 0), tj = temp(t, 1), tc = temp(t, 2), ts = temp(t, 3);
   readStr(c, 0, A);
   a.st(8, R8, ti, 0), a.st(8, R8, tj, 0), a.st(8, R8, tc, 0), a.st(8, R8, ts, 0);
@@ -823,7 +824,7 @@ function cleanpath(c: Call): void {
 /** copyin(addr, size): user memory into a scratch slot of strsize bytes. */
 function copyin(c: Call): void {
   const { t, n } = c, a = t.a;
-  const out = t.scratch(n);
+  const out = t.allocaSlot(n);
   arg(c, 1, R2);
   faultUnless(c, (ok) => a.jmpImm(JMP.JLE, R2, n, ok), D.DTRACEFLT_NOSCRATCH);
   arg(c, 0, R3);
@@ -837,7 +838,7 @@ function copyin(c: Call): void {
 /** copyinstr(addr, [maxlen]): a user string, at most strsize - 1 (or maxlen) characters. */
 function copyinstr(c: Call): void {
   const { t, n } = c, a = t.a;
-  const out = t.scratch(n);
+  const out = t.stringSlot(n);
   a.movImm(R2, n);
   if (c.nargs > 1) {
     const keep = a.label('copyinstr.size');
@@ -910,7 +911,7 @@ function bcopy(c: Call): void {
 /** alloca(size): zeroed scratch memory, at most strsize bytes per call. */
 function alloca(c: Call): void {
   const { t, n } = c, a = t.a;
-  const out = t.scratch(n);
+  const out = t.allocaSlot(n);
   arg(c, 0, R1);
   faultUnless(c, (ok) => a.jmpImm(JMP.JLE, R1, n, ok), D.DTRACEFLT_NOSCRATCH);
   a.zero(R8, out, Math.ceil(n / 8) * 8);
@@ -981,7 +982,7 @@ const AF_INET = 2, AF_INET6 = 10; // Linux's numbers
 /** The dotted quad of the 4 bytes at the address in argument i. */
 function ipv4(c: Call, i: number): void {
   const { t } = c, a = t.a, A = t.env.mem.cmpA;
-  const out = t.scratch(16);
+  const out = t.stringSlot(16);
   a.mov(R1, R8), a.aluImm(ALU.ADD, R1, A), a.movImm(R2, 4);
   arg(c, i, R3);
   a.call(HELPER.probe_read_kernel);

@@ -21,6 +21,7 @@ import type { Difo, EcbDescription } from '../../dof/program.js';
 import type { RecordDescription } from '../device.js';
 import { RECORD_HEADER_SIZE } from '../device.js';
 import { translateCall } from './subroutines.js';
+import { type SlotPlan, slotPlan } from './tstrings.js';
 import { disassemble } from './bpf-disasm.js';
 import { optimize } from './peephole.js';
 import { allocateRegisters, fusedComparisons } from './regalloc.js';
@@ -53,8 +54,15 @@ export interface MemLayout {
   aggIncr: number; // u64: the increment of the aggregating action being evaluated
   buf: number; // record being built
   bufMax: number;
-  scratch: number; // scratch strings
+  /** String temporaries (tstrings.ts): slots of poolSlot bytes. */
+  pool: number;
+  poolSlot: number;
+  /** DTrace's scratch space (alloca(), copyinto(), bcopy()): the only part of mem DIF may store to. */
+  scratch: number;
   scratchMax: number;
+  /** The clauses' working space (subroutines' work areas, static slots), taken per clause. */
+  work: number;
+  workMax: number;
   size: number;
   /** u32 words of the firing probe's values in a program shared by several probes. */
   probeInfo?: number;
@@ -214,6 +222,10 @@ export function isAggregation(kind: number): boolean {
 export class ProbeTranslator {
   readonly a = new BpfAsm();
   private scratchNext = 0;
+  private workNext = 0;
+  /** The string slots of the DIF object being translated and the pc of its instruction. */
+  private slots: SlotPlan | null = null;
+  private pc = -1;
   /** The current ECB's epid and action (1-based; 0 is the predicate), for fault records. */
   ecbIndex = 0;
   actionIndex = 0;
@@ -293,6 +305,7 @@ export class ProbeTranslator {
     const next = a.label(`ecb${plan.epid}.next`);
     this.ecbIndex = plan.epid;
     this.scratchNext = 0;
+    this.workNext = 0;
     this.stamped = false;
     if (plan.desc.predicate) {
       this.actionIndex = 0;
@@ -472,6 +485,8 @@ export class ProbeTranslator {
     const get = (reg: number, r: number) => this.getReg(reg, r);
     const put = (reg: number, r: number) => this.putReg(reg, r);
     this.tuple.length = 0;
+    const outerSlots = this.slots, outerPc = this.pc;
+    this.slots = slotPlan(difo);
     const strBase = env.difoStrtab.get(difo) ?? 0;
     // Hot DIF registers in r6/r7 (zero to start with, as the verifier wants them written; the
     // peephole pass drops the zeroing when they are always set first), and fused comparisons.
@@ -486,6 +501,7 @@ export class ProbeTranslator {
       const l = labels.get(pc);
       if (l) a.place(l);
       if (pc === skip) return;
+      this.pc = pc;
       const op = (ins >>> 24) & 0xff;
       const r1 = (ins >>> 16) & 0xff, r2 = (ins >>> 8) & 0xff, rd = ins & 0xff;
       const fault = (code: number, addrReg?: number) => this.fault(code, pc, addrReg, next);
@@ -704,6 +720,7 @@ export class ProbeTranslator {
     });
     a.place(end);
     this.regs = outer;
+    this.slots = outerSlots, this.pc = outerPc;
     void mem;
   }
 
@@ -811,12 +828,32 @@ export class ProbeTranslator {
     return this.env.mem.stack ?? this.scratch(8 * STACK_DEPTH_FRAMES);
   }
 
-  /** A scratch slot of `size` bytes for this clause; returns its offset in mem. */
+  /** Working space of `size` bytes for this clause; returns its offset in mem. */
   scratch(size: number): number {
+    const off = this.env.mem.work + this.workNext;
+    this.workNext += roundUp(size, 8);
+    if (this.workNext > this.env.mem.workMax)
+      throw new TranslateError(`out of per-CPU memory for the clause's working space (${this.env.mem.workMax} bytes left)`, this.ecbIndex, this.actionIndex);
+    return off;
+  }
+
+  /**
+   * Where the string a subroutine call produces goes: the call's slot of the string pool
+   * (tstrings.ts), or working space for a call the pool does not cover.
+   */
+  stringSlot(size: number): number {
+    const slot = this.slots?.slotOf.get(this.pc);
+    const mem = this.env.mem;
+    if (slot !== undefined && size <= mem.poolSlot) return mem.pool + slot * mem.poolSlot;
+    return this.scratch(size);
+  }
+
+  /** `size` bytes of DTrace's scratch space (alloca()) for this clause. */
+  allocaSlot(size: number): number {
     const off = this.env.mem.scratch + this.scratchNext;
     this.scratchNext += roundUp(size, 8);
     if (this.scratchNext > this.env.mem.scratchMax)
-      throw new TranslateError('out of scratch space for strings in one clause', this.ecbIndex, this.actionIndex);
+      throw new TranslateError(`alloca() needs more than scratchsize (${this.env.mem.scratchMax} bytes) in one clause`, this.ecbIndex, this.actionIndex);
     return off;
   }
 
