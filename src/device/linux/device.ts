@@ -567,6 +567,10 @@ export class LinuxDevice implements Device {
     try {
       const fd = native.progLoad({ type, insns: plans ? sabotageForTest(insns, plans) : insns, license: 'GPL', name: progName(probe), logLevel: this.opts.verbose ? 1 : 0, ...multi });
       this.fds.push(fd);
+      // DTRACE_BPF_STATS=1: each program's size and the verifier's processed instructions
+      // (scripts/bench reports them beside the load time).
+      if (process.env.DTRACE_BPF_STATS)
+        process.stderr.write(`dtrace: BPF program for '${describe(probe)}': ${insns.length / 8} instructions, verifier processed ${native.progVerifiedInsns(fd)}\n`);
       return fd;
     } catch (e) {
       const err = e as Error & { log?: string; code?: string };
