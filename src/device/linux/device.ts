@@ -180,7 +180,7 @@ export class LinuxDevice implements Device {
 
     // Per-CPU scratch memory.
     const maxData = Math.max(24, ...layouts.map((l) => l.dataSize));
-    const maxKey = Math.max(8, ...aggDescs.map((a) => a.keySize));
+    const maxKey = Math.max(8, ...aggDescs.map((a) => a.keySize)) + 8; // and a shared hash's id (aggregate.ts)
     for (const a of aggDescs) {
       if (a.valueSize > PERCPU_VALUE_MAX)
         throw new DeviceError(`aggregation @${a.name === '_' ? '' : a.name} needs ${a.valueSize} bytes per CPU, more than ${PERCPU_VALUE_MAX}`);
@@ -229,22 +229,36 @@ export class LinuxDevice implements Device {
     const aggregations = new Map<bigint, AggregationMap>();
     const aggInit: Buffer[] = [];
     let initOffset = 0;
+    // Aggregations of one kind and key shape share a map (aggregate.ts): keyless ones an array
+    // with an element each, keyed ones a hash whose key ends with the aggregation's id. One alone
+    // keeps a map of its own, without the id.
+    const groups = new Map<string, AggregationDescription[]>();
     for (const desc of aggDescs) {
       const keyed = aggIsKeyed(desc.action, desc.keys.length);
+      const shape = `${keyed}/${desc.action}/${desc.valueSize}/${keyed ? roundUp(desc.keySize, 8) : 0}`;
+      (groups.get(shape) ?? groups.set(shape, []).get(shape)!).push(desc);
+    }
+    for (const members of groups.values()) {
+      const first = members[0], keyed = aggIsKeyed(first.action, first.keys.length), many = members.length > 1;
+      const keySize = roundUp(first.keySize, 8);
       const fd = this.map({
         type: keyed ? BPF_MAP_TYPE.PERCPU_HASH : BPF_MAP_TYPE.PERCPU_ARRAY,
-        keySize: keyed ? roundUp(desc.keySize, 8) : 4,
-        valueSize: desc.valueSize,
-        maxEntries: keyed ? this.opts.aggsize : 1,
-        // Distributions are large: allocate their entries as keys arrive, not aggsize of them up front.
-        flags: keyed && desc.valueSize > 64 ? BPF_F_NO_PREALLOC : 0,
-        name: `dt_agg${desc.id}`,
+        keySize: keyed ? keySize + (many ? 8 : 0) : 4,
+        valueSize: first.valueSize,
+        maxEntries: keyed ? this.opts.aggsize * members.length : members.length,
+        // Distributions are large, and a shared hash holds aggsize entries for each aggregation:
+        // allocate entries as keys arrive, not all of them up front.
+        flags: keyed && (first.valueSize > 64 || many) ? BPF_F_NO_PREALLOC : 0,
+        name: many ? `dt_aggs${first.id}` : `dt_agg${first.id}`,
       });
-      const map: AggregationMap = { fd, keyed, keySize: roundUp(desc.keySize, 8), valueSize: desc.valueSize, action: desc.action, initOffset };
-      aggInit.push(aggInitialValue(desc.action, desc.valueSize));
-      initOffset += desc.valueSize;
-      aggregations.set(BigInt(desc.id), map);
-      this.aggs.push({ desc, map });
+      members.forEach((desc, i) => {
+        const shared = !many ? undefined : keyed ? { id: desc.id } : { index: i };
+        const map: AggregationMap = { fd, keyed, keySize, valueSize: desc.valueSize, action: desc.action, initOffset, ...(shared ? { shared } : {}) };
+        aggInit.push(aggInitialValue(desc.action, desc.valueSize));
+        initOffset += desc.valueSize;
+        aggregations.set(BigInt(desc.id), map);
+        this.aggs.push({ desc, map });
+      });
     }
     const initValue = Buffer.concat([...aggInit, Buffer.alloc(8)]);
     const aggInitFd = this.map({ type: BPF_MAP_TYPE.ARRAY, keySize: 4, valueSize: initValue.length, maxEntries: 1, name: 'dt_agginit' });
@@ -404,19 +418,28 @@ export class LinuxDevice implements Device {
   aggregationSnapshot(): AggregationEntry[] {
     const out: AggregationEntry[] = [];
     const ncpu = this.ncpu;
+    const hashesRead = new Set<number>();
     for (const { desc, map } of this.aggs) {
       const stride = roundUp(map.valueSize, 8);
       const value = Buffer.alloc(stride * ncpu);
       const split = () => Array.from({ length: ncpu }, (_, c) => Buffer.from(value.subarray(c * stride, c * stride + map.valueSize)));
       if (!map.keyed) {
-        if (native.mapLookup(map.fd, u32(0), value)) out.push({ id: desc.id, key: Buffer.alloc(0), perCpu: split() });
+        const index = map.shared && 'index' in map.shared ? map.shared.index : 0;
+        if (native.mapLookup(map.fd, u32(index), value)) out.push({ id: desc.id, key: Buffer.alloc(0), perCpu: split() });
         continue;
       }
+      // A shared hash is read once, for all its aggregations: each entry's id ends its key.
+      if (map.shared) {
+        if (hashesRead.has(map.fd)) continue;
+        hashesRead.add(map.fd);
+      }
       let key: Buffer | null = null;
-      const next = Buffer.alloc(map.keySize);
+      const next = Buffer.alloc(map.keySize + (map.shared ? 8 : 0));
       while (native.mapNextKey(map.fd, key, next)) {
         key = Buffer.from(next);
-        if (native.mapLookup(map.fd, key, value)) out.push({ id: desc.id, key, perCpu: split() });
+        if (!native.mapLookup(map.fd, key, value)) continue;
+        if (map.shared) out.push({ id: Number(key.readBigUInt64LE(map.keySize)), key: key.subarray(0, map.keySize), perCpu: split() });
+        else out.push({ id: desc.id, key, perCpu: split() });
       }
     }
     return out;
@@ -460,8 +483,9 @@ export class LinuxDevice implements Device {
     if (!agg) return;
     const { map } = agg;
     const init = this.perCpuInitial(map);
-    if (!map.keyed) return native.mapUpdate(map.fd, u32(0), init, 0);
+    if (!map.keyed) return native.mapUpdate(map.fd, u32(map.shared && 'index' in map.shared ? map.shared.index : 0), init, 0);
     for (const key of this.aggregationKeys(map)) {
+      if (map.shared && Number(key.readBigUInt64LE(map.keySize)) !== id) continue;
       try { native.mapUpdate(map.fd, key, init, 2 /* BPF_EXIST */); } catch { /* deleted meanwhile */ }
     }
   }
@@ -472,10 +496,12 @@ export class LinuxDevice implements Device {
     if (!agg) return;
     const { map } = agg;
     if (!map.keyed) {
-      if (keys.length > 0) native.mapUpdate(map.fd, u32(0), this.perCpuInitial(map), 0);
+      if (keys.length > 0) native.mapUpdate(map.fd, u32(map.shared && 'index' in map.shared ? map.shared.index : 0), this.perCpuInitial(map), 0);
       return;
     }
-    for (const key of keys) native.mapDelete(map.fd, key);
+    const suffix = Buffer.alloc(8);
+    suffix.writeBigUInt64LE(BigInt(id));
+    for (const key of keys) native.mapDelete(map.fd, map.shared ? Buffer.concat([key, suffix]) : key);
   }
 
   private perCpuInitial(map: AggregationMap): Buffer {
@@ -490,7 +516,7 @@ export class LinuxDevice implements Device {
   private aggregationKeys(map: AggregationMap): Buffer[] {
     const keys: Buffer[] = [];
     let key: Buffer | null = null;
-    const next = Buffer.alloc(map.keySize);
+    const next = Buffer.alloc(map.keySize + (map.shared && 'id' in map.shared ? 8 : 0));
     while (native.mapNextKey(map.fd, key, next)) keys.push((key = Buffer.from(next)));
     return keys;
   }

@@ -87,6 +87,11 @@ export interface AggregationMap {
   action: number;
   /** Offset of this aggregation's initial value in the aggregation init map. */
   initOffset: number;
+  /**
+   * A map shared by aggregations of one kind and key shape: a keyless one's element in the
+   * array, or a keyed one's id, a u64 after the tuple (at keySize) in the hash's key.
+   */
+  shared?: { index: number } | { id: number };
 }
 
 export interface EcbPlan {
