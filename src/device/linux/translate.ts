@@ -175,6 +175,8 @@ export const CC_A = -64, CC_B = -72, TMP = -80, ZERO_KEY = -88;
 /** Where a DIF load's bytes land (its own slot: ZERO_KEY must keep its zero). */
 export const LOAD_TMP = -96;
 const STACK_ZERO_FROM = LOAD_TMP;
+/** BPF_JMP | BPF_JCOND: may_goto, taken once the program's loop budget is spent. */
+const MAY_GOTO = 0xe0 as JmpOp;
 
 // DIF branch -> BPF jump on (cc_a, cc_b)
 const BRANCH: Record<number, JmpOp> = {
@@ -228,6 +230,8 @@ export class ProbeTranslator {
   readonly a = new BpfAsm();
   private scratchNext = 0;
   private workNext = 0;
+  /** The string comparisons' loop counter in this clause's working space. */
+  private scmpCounter: number | undefined;
   /** The string slots of the DIF object being translated and the pc of its instruction. */
   private slots: SlotPlan | null = null;
   private pc = -1;
@@ -311,6 +315,7 @@ export class ProbeTranslator {
     this.ecbIndex = plan.epid;
     this.scratchNext = 0;
     this.workNext = 0;
+    this.scmpCounter = undefined;
     this.stamped = false;
     if (plan.desc.predicate) {
       this.actionIndex = 0;
@@ -805,16 +810,23 @@ export class ProbeTranslator {
       a.st(1, R8, off, 0); // unreadable: compare as ""
       a.place(ok);
     }
+    // The loop's counter lives in mem and may_goto bounds it too (as subroutines.ts's loops): the
+    // verifier checks the body about twice instead of once per byte, so a clause may hold many
+    // comparisons (was: "The sequence of 8193 jumps is too complex").
     const loop = a.label('scmp.loop'), differ = a.label('scmp.differ');
     const equal = a.label('scmp.equal'), done = a.label('scmp.done');
-    a.movImm(R3, 0);
+    const ctr = (this.scmpCounter ??= this.scratch(8));
+    a.st(8, R8, ctr, 0);
     a.place(loop);
+    a.jmpImm(MAY_GOTO, 0, 0, equal);
+    a.ldx(8, R3, R8, ctr);
     a.jmpImm(JMP.JGE, R3, n, equal);
     a.mov(R4, R8), a.alu(ALU.ADD, R4, R3), a.ldx(1, R4, R4, mem.cmpA);
     a.mov(R5, R8), a.alu(ALU.ADD, R5, R3), a.ldx(1, R5, R5, mem.cmpB);
     a.jmp(JMP.JNE, R4, R5, differ);
     a.jmpImm(JMP.JEQ, R4, 0, equal);
     a.aluImm(ALU.ADD, R3, 1);
+    a.stx(8, R8, ctr, R3);
     a.ja(loop);
     a.place(differ);
     a.movImm(R1, 1);
