@@ -908,9 +908,20 @@ function bcopy(c: Call): void {
   toScratch(c, 1);
 }
 
-/** alloca(size): zeroed scratch memory, at most strsize bytes per call. */
+/** alloca(size): zeroed scratch memory, at most strsize bytes per call (or -x scratchsize). */
 function alloca(c: Call): void {
-  const { t, n } = c, a = t.a;
+  const { t } = c, a = t.a;
+  // strsize bytes, or what is left of a smaller -x scratchsize; more is out of scratch when it
+  // runs (nothing left: always, behind a branch never taken so the code after stays reachable).
+  const n = Math.min(c.n, t.scratchLeft() & ~7);
+  if (n <= 0) {
+    const after = a.label('alloca.after');
+    a.jmpImm(JMP.JEQ, R8, 0, after);
+    t.fault(D.DTRACEFLT_NOSCRATCH, c.pc, undefined, c.next);
+    a.place(after);
+    a.movImm(R0, 0), t.putReg(R0, c.rd);
+    return;
+  }
   const out = t.allocaSlot(n);
   arg(c, 0, R1);
   faultUnless(c, (ok) => a.jmpImm(JMP.JLE, R1, n, ok), D.DTRACEFLT_NOSCRATCH);

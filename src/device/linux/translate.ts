@@ -865,6 +865,11 @@ export class ProbeTranslator {
     return this.scratch(size);
   }
 
+  /** Bytes of DTrace's scratch space this clause has not taken yet. */
+  scratchLeft(): number {
+    return this.env.mem.scratchMax - this.scratchNext;
+  }
+
   /** `size` bytes of DTrace's scratch space (alloca()) for this clause. */
   allocaSlot(size: number): number {
     const off = this.env.mem.scratch + this.scratchNext;
