@@ -18,14 +18,15 @@ import type { Difo, EcbDescription } from '../../dof/program.js';
 
 /**
  * Subroutines whose result is a string built in the clause's memory (each takes a slot). Not
- * copyin(): its result is a pointer a clause-local may keep for later actions, so it keeps a
- * slot of its own for the whole clause.
+ * copyin(): its result is a pointer a clause-local may keep for later actions; nor strtok(),
+ * whose copy strtok(NULL, ...) goes on reading in later statements: both keep memory of their
+ * own for the whole clause.
  */
 export const STRING_RESULT_SUBRS: ReadonlySet<number> = new Set([
   D.DIF_SUBR_STRJOIN, D.DIF_SUBR_SUBSTR, D.DIF_SUBR_TOUPPER, D.DIF_SUBR_TOLOWER,
   D.DIF_SUBR_LLTOSTR, D.DIF_SUBR_BASENAME, D.DIF_SUBR_DIRNAME, D.DIF_SUBR_CLEANPATH,
   D.DIF_SUBR_COPYINSTR, D.DIF_SUBR_INET_NTOA, D.DIF_SUBR_INET_NTOA6,
-  D.DIF_SUBR_INET_NTOP, D.DIF_SUBR_JSON, D.DIF_SUBR_STRTOK,
+  D.DIF_SUBR_INET_NTOP, D.DIF_SUBR_JSON,
 ]);
 
 /** Bytes of one slot: strsize and a NUL, and never less than lltostr()'s 72. */
@@ -108,10 +109,10 @@ export function slotPlan(difo: Difo): SlotPlan {
     if (!NO_WRITE.has(op) && rd > 0 && rd < s.regs.length) {
       let out: Taint = NONE;
       if (op === D.DIF_OP_CALL) {
-        // A call's result may point into its arguments (strstr, strchr, ...), and a string
-        // result is this call's own slot.
-        for (const t of s.tuple) out = union(out, t);
-        if (STRING_RESULT_SUBRS.has((ins >>> 8) & 0xffff)) out = union(out, new Set([pc])), producers.push(pc);
+        // A string result is this call's own slot; any other result may point into the
+        // arguments (strstr, strchr, strrchr, ...).
+        if (STRING_RESULT_SUBRS.has((ins >>> 8) & 0xffff)) out = new Set([pc]), producers.push(pc);
+        else for (const t of s.tuple) out = union(out, t);
       } else if (!LOADS_VALUE.has(op)) out = reads.reduce(union, NONE);
       s.regs[rd] = out;
     }
