@@ -425,6 +425,25 @@ Napi::Value MapGetNextId(const Napi::CallbackInfo& info) {
   return GetNextId(info, BPF_MAP_GET_NEXT_ID, "BPF_MAP_GET_NEXT_ID");
 }
 
+// BPF_OBJ_GET_INFO_BY_FD on a program: the instructions the verifier processed to accept it.
+Napi::Value ProgVerifiedInsns(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  int64_t fd;
+  if (!ArgInt(info, 0, "fd", &fd)) return env.Undefined();
+  struct bpf_prog_info pi;
+  memset(&pi, 0, sizeof pi);
+  union bpf_attr attr;
+  memset(&attr, 0, sizeof attr);
+  attr.info.bpf_fd = static_cast<uint32_t>(fd);
+  attr.info.info_len = sizeof pi;
+  attr.info.info = Ptr(&pi);
+  if (SysBpf(BPF_OBJ_GET_INFO_BY_FD, &attr) < 0) {
+    ThrowErrno(env, What("BPF_OBJ_GET_INFO_BY_FD"), errno);
+    return env.Undefined();
+  }
+  return Napi::Number::New(env, pi.verified_insns);
+}
+
 }  // namespace
 
 void RegisterBpf(Napi::Env env, Napi::Object exports) {
@@ -441,6 +460,7 @@ void RegisterBpf(Napi::Env env, Napi::Object exports) {
   exports.Set("btfLoad", Napi::Function::New(env, BtfLoad, "btfLoad"));
   exports.Set("progGetNextId", Napi::Function::New(env, ProgGetNextId, "progGetNextId"));
   exports.Set("mapGetNextId", Napi::Function::New(env, MapGetNextId, "mapGetNextId"));
+  exports.Set("progVerifiedInsns", Napi::Function::New(env, ProgVerifiedInsns, "progVerifiedInsns"));
 }
 
 }  // namespace dtn

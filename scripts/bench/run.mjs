@@ -7,6 +7,11 @@
 //     the report gives medians and the spread (min..max) of the per-round ratios.
 //   printf throughput: records delivered and drops reported for a storm of printf events
 //   wall time and peak memory of `BEGIN { exit(0) }`
+//   load time of a large script: 20 clauses on one probe, each doing string work (issue 13),
+//     from start to ready (the last clause's line printed: every program loaded and attached,
+//     BEGIN run), beside DTrace for Linux (/opt/oracle-dtrace, when installed) and bpftrace (20
+//     lines from one BEGIN block with the string work bpftrace has), with the verifier's processed
+//     instructions
 // Run as root: `npm run bench` (installs Debian's bpftrace when it is missing).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -22,7 +27,7 @@ const storm = path.join(work, 'storm');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CALLS = Number(process.env.BENCH_CALLS ?? 1_000_000);
 const REPS = Number(process.env.BENCH_REPS ?? 3);
-// BENCH_ONLY=cost,begin,syscalls,compile,printf runs some sections only (all by default).
+// BENCH_ONLY=cost,begin,load,syscalls,compile,printf runs some sections only (all by default).
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : null;
 const want = (section) => !ONLY || ONLY.has(section);
 
@@ -129,6 +134,7 @@ async function main() {
   console.log(`# dtrace vs ${version}, ${ROUNDS} rounds of ${CALLS} getppid calls, best of ${REPS} storms per measurement`);
   if (want('cost')) await costs();
   if (want('begin')) beginWall();
+  if (want('load')) await loadTime();
   if (want('syscalls')) allSyscalls();
   if (want('compile')) compileBig();
   if (want('printf')) {
@@ -159,6 +165,51 @@ function beginWall() {
   const dm = median(dt.map((x) => x.rssMiB)), bm = median(bt.map((x) => x.rssMiB));
   const wallRatios = dt.map((x, i) => x.wall / bt[i].wall);
   console.log(`BEGIN { exit(0) }             wall: dtrace ${dw.toFixed(3)} s (${spread(dt.map((x) => x.wall), 3)}), bpftrace ${bw.toFixed(3)} s (${spread(bt.map((x) => x.wall), 3)}); ratio ${(dw / bw).toFixed(2)}x (rounds ${spread(wallRatios)}); peak RSS: dtrace ${dm.toFixed(0)} MiB, bpftrace ${bm.toFixed(0)} MiB; ratio ${(dm / bm).toFixed(2)}x`);
+}
+
+/** Seconds from spawning cmd until its stdout matches `ready`; then waits for it to exit. */
+async function untilReady(cmd, args, ready, env = process.env) {
+  const t0 = process.hrtime.bigint();
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
+  let out = '', err = '', at = null;
+  child.stdout.on('data', (d) => { out += d; if (at === null && ready.test(out)) at = process.hrtime.bigint(); });
+  child.stderr.on('data', (d) => (err += d));
+  const code = await new Promise((r) => child.on('close', r));
+  if (at === null) throw new Error(`${path.basename(cmd)} never got ready (exit ${code}): ${err.trim().slice(0, 300)}`);
+  return { s: Number(at - t0) / 1e9, err };
+}
+
+const REFERENCE = '/opt/oracle-dtrace/bin/oracle-dtrace';
+
+async function loadTime() {
+  const N = 20;
+  const script = path.join(work, 'clauses.d');
+  // The string work DTrace for Linux also loads 20 times over (it refuses index() and rindex() here).
+  const clause = (i) => `dtrace:::BEGIN\n{\n\tthis->s = strjoin("clause${i}-", execname);\n\tprintf("%d %s %s %s %d\\n", ${i}, substr(this->s, 0, 9), basename(strjoin("/x/", this->s)), dirname(strjoin(this->s, "/y")), strlen(this->s) > 3 && this->s != "x");\n}\n`;
+  writeFileSync(script, Array.from({ length: N }, (_, i) => clause(i)).join('') + 'dtrace:::BEGIN { exit(0); }\n');
+  // bpftrace (0.17) allows one BEGIN block and has no strjoin(), basename() or dirname(): the same
+  // 20 lines from one block, with the string work it has.
+  const bscript = `BEGIN { ${Array.from({ length: N }, (_, i) => `printf("%d %s %s %d\\n", ${i}, "clause${i}-", comm, strncmp("clause${i}-", comm, 5));`).join(' ')} exit(); }`;
+  const ready = new RegExp(`^${N - 1} `, 'm');
+  const d = [], r = [], b = [];
+  let processed = '';
+  const haveRef = existsSync(REFERENCE);
+  for (let i = 0; i < ROUNDS; i++) {
+    const x = await untilReady(process.execPath, [dtrace, '-q', '-s', script], ready, { ...process.env, DTRACE_BPF_STATS: '1' });
+    d.push(x.s);
+    processed = (/verifier processed (\d+)/.exec(x.err) ?? [])[1] ?? '?';
+    if (haveRef) {
+      try {
+        r.push((await untilReady(REFERENCE, ['-q', '-x', 'switchrate=50hz', '-s', script], ready)).s);
+      } catch (e) {
+        r.push(NaN), console.error(`bench: ${e.message}`);
+      }
+    }
+    b.push((await untilReady('bpftrace', ['-e', bscript], ready)).s);
+  }
+  const dm = median(d);
+  const ref = haveRef ? `, DTrace for Linux ${median(r).toFixed(3)} s (${spread(r, 3)}; ratio ${(dm / median(r)).toFixed(2)}x)` : ', DTrace for Linux not installed';
+  console.log(`load ${N} string clauses        start to ready: dtrace ${dm.toFixed(3)} s (${spread(d, 3)}; verifier processed ${processed} insns)${ref}, bpftrace ${median(b).toFixed(3)} s (${spread(b, 3)}; one block, simpler string work)`);
 }
 
 function allSyscalls() {

@@ -106,6 +106,7 @@ interface Addon {
   btfLoad(data: Buffer): number;
   progGetNextId(startId: number): number | null;
   mapGetNextId(startId: number): number | null;
+  progVerifiedInsns(fd: number): number;
   perfEventOpen(o: Omit<PerfEventOpenOptions, 'retprobe'>): number;
   perfEventSetBpf(fd: number, progFd: number): void;
   uprobeMultiAttach(progFd: number, path: string, offsets: Buffer, refCtrOffsets: Buffer | null, cookies: Buffer | null, pid: number, retprobe: boolean): number;
@@ -202,6 +203,8 @@ export const native = {
   progGetNextId: (startId: number): number | null => addon().progGetNextId(startId),
   /** BPF_MAP_GET_NEXT_ID, likewise for maps. */
   mapGetNextId: (startId: number): number | null => addon().mapGetNextId(startId),
+  /** The instructions the verifier processed to accept a loaded program (bpf_prog_info.verified_insns). */
+  progVerifiedInsns: (fd: number): number => addon().progVerifiedInsns(fd),
 
   // --- perf events ---
   /** perf_event_open(2), close-on-exec; returns the event fd. */

@@ -1,7 +1,10 @@
 // Aggregations in eBPF: value layouts, initial values, and the update an aggregating action emits.
 //
-// Each aggregation has one per-CPU map (translate.ts's AggregationMap): an array of one element
-// when it has no keys and starts from zero, else a hash keyed by the tuple. A value holds, as
+// Each aggregation has a per-CPU map (translate.ts's AggregationMap): an array element when it
+// has no keys and starts from zero, else a hash keyed by the tuple. Aggregations of one kind and
+// key shape share one map (the device groups them): an array of one element each, or a hash
+// whose key ends with the aggregation's id, so a program may hold hundreds of aggregations
+// under the kernel's 64 maps. A value holds, as
 // u64 words:
 //   count, sum             one word
 //   min, max               the value, then a word that is 1 once this CPU saw a value (a new
@@ -86,8 +89,12 @@ export function translateAggregation(t: ProbeTranslator, acts: ActionDescription
 
   const found = a.label('agg.found');
   const done = a.label('agg.done');
-  // DIF loads use the stack slot of the zero key as a temporary: store the key again.
-  if (!agg.keyed) a.st(4, FP, ZERO_KEY, 0);
+  // DIF loads use the stack slot of the zero key as a temporary: store the key again (the
+  // aggregation's element in an array it shares, put back to zero after the update).
+  const index = agg.shared && 'index' in agg.shared ? agg.shared.index : 0;
+  if (!agg.keyed) a.st(4, FP, ZERO_KEY, index);
+  // A hash shared by several aggregations: this one's id after the tuple.
+  if (agg.shared && 'id' in agg.shared) a.st(8, R8, mem.key + agg.keySize, agg.shared.id);
   const lookup = () => {
     a.ldMap(R1, agg.fd);
     a.mov(R2, agg.keyed ? R8 : FP);
@@ -161,6 +168,7 @@ export function translateAggregation(t: ProbeTranslator, acts: ActionDescription
       throw new TranslateError(`aggregating action ${kind.toString(16)} is not supported`, t.ecbIndex, t.actionIndex);
   }
   a.place(done);
+  if (index !== 0) a.st(4, FP, ZERO_KEY, 0);
 }
 
 /** One more aggregation drop on this CPU. */

@@ -22,6 +22,7 @@ import type {
 } from '../device.js';
 import { RECORD_HEADER_SIZE } from '../../abi/records.js';
 import { ALU, BPF_MAP_TYPE, BPF_PROG_TYPE, BpfAsm, R0, R1, R8, R9 } from './bpf-asm.js';
+import { allocaSites, poolSlots, slotSize } from './tstrings.js';
 import { type ArgMem, emitGuard, emitTracepointArg, guardsOf } from './tracepoint-args.js';
 import {
   type AggregationMap, type EcbPlan, type GlobalVar, type MemLayout, ProbeTranslator, TranslateError, isAggregation,
@@ -60,6 +61,8 @@ interface TracingOptions {
   dynvarsize: number; // bytes of dynamic variable space (thread-locals, associative arrays)
   nspec: number; // speculations
   specsize: number; // bytes of each speculation per CPU
+  /** -x scratchsize: bytes of DTrace's scratch space (alloca(), copyinto(), bcopy()) per clause; else what its alloca() calls take. */
+  scratchsize?: number;
   /** -x cpu: probes fire and record only on this CPU, whose buffer alone is read; BEGIN and END run there. */
   cpu?: number;
 }
@@ -86,6 +89,7 @@ function tracingOptions(options: ReadonlyMap<string, string>): TracingOptions {
     dynvarsize: numericOption(options, 'dynvarsize'),
     nspec: numericOption(options, 'nspec'),
     specsize: numericOption(options, 'specsize'),
+    scratchsize: options.has('scratchsize') ? numericOption(options, 'scratchsize') : undefined,
     cpu: tracedCpu(options),
   };
 }
@@ -209,18 +213,32 @@ export class LinuxDevice implements Device {
 
     // Per-CPU scratch memory.
     const maxData = Math.max(24, ...layouts.map((l) => l.dataSize));
-    const maxKey = Math.max(8, ...aggDescs.map((a) => a.keySize));
+    const maxKey = Math.max(8, ...aggDescs.map((a) => a.keySize)) + 8; // and a shared hash's id (aggregate.ts)
     for (const a of aggDescs) {
       if (a.valueSize > PERCPU_VALUE_MAX)
         throw new DeviceError(`aggregation @${a.name === '_' ? '' : a.name} needs ${a.valueSize} bytes per CPU, more than ${PERCPU_VALUE_MAX}`);
     }
-    const mem = memLayout(strsize, maxData, maxKey, sharedInfoWords(program.ecbs.length));
-    // Variables (variables.ts): their scratch region goes at the end of mem.
+    // String temporaries (tstrings.ts): as many slots as the busiest DIF object needs at once.
+    // DTrace's scratch (alloca() and the copies into it): -x scratchsize, else a strsize slot for
+    // each alloca() and copyin() call of the clause that has the most.
+    const scratchSize = this.opts.scratchsize !== undefined
+      ? roundUp(Math.max(8, this.opts.scratchsize), 8)
+      : Math.max(8, strsize * Math.max(0, ...program.ecbs.map(allocaSites)));
+    // A user-space string argument (proc:::exec's path) is copied into mem (tracepoint-args.ts).
+    const userStrings = [...byProbe.values()].some(({ probe }) =>
+      [...probe.args, ...(probe.sites ?? []).flatMap((s) => s.args)].some((x) => x.from?.kind === 'userString'));
+    const mem = memLayout(strsize, maxData, maxKey, sharedInfoWords(program.ecbs.length), poolSlots(program.ecbs), scratchSize, userStrings);
+    // Variables (variables.ts): their scratch region goes after the fixed parts of mem.
     const varPlan = planVariables(program, strsize, this.opts.dynvarsize);
     const varsBase = mem.size;
     mem.size += varPlan.regionSize;
     if (mem.size > PERCPU_VALUE_MAX)
       throw new DeviceError(`records too large for per-CPU scratch memory (${mem.size} bytes); reduce strsize`);
+    // The rest of the per-CPU value is the clauses' working space (subroutines' work areas, the
+    // static slots of execname and the like), taken per clause as it is translated.
+    mem.work = mem.size;
+    mem.workMax = PERCPU_VALUE_MAX - mem.size;
+    mem.size = PERCPU_VALUE_MAX;
 
     // Maps.
     const memFd = this.map({ type: BPF_MAP_TYPE.PERCPU_ARRAY, keySize: 4, valueSize: mem.size, maxEntries: 1, name: 'dt_mem' });
@@ -244,22 +262,36 @@ export class LinuxDevice implements Device {
     const aggregations = new Map<bigint, AggregationMap>();
     const aggInit: Buffer[] = [];
     let initOffset = 0;
+    // Aggregations of one kind and key shape share a map (aggregate.ts): keyless ones an array
+    // with an element each, keyed ones a hash whose key ends with the aggregation's id. One alone
+    // keeps a map of its own, without the id.
+    const groups = new Map<string, AggregationDescription[]>();
     for (const desc of aggDescs) {
       const keyed = aggIsKeyed(desc.action, desc.keys.length);
+      const shape = `${keyed}/${desc.action}/${desc.valueSize}/${keyed ? roundUp(desc.keySize, 8) : 0}`;
+      (groups.get(shape) ?? groups.set(shape, []).get(shape)!).push(desc);
+    }
+    for (const members of groups.values()) {
+      const first = members[0], keyed = aggIsKeyed(first.action, first.keys.length), many = members.length > 1;
+      const keySize = roundUp(first.keySize, 8);
       const fd = this.map({
         type: keyed ? BPF_MAP_TYPE.PERCPU_HASH : BPF_MAP_TYPE.PERCPU_ARRAY,
-        keySize: keyed ? roundUp(desc.keySize, 8) : 4,
-        valueSize: desc.valueSize,
-        maxEntries: keyed ? this.opts.aggsize : 1,
-        // Distributions are large: allocate their entries as keys arrive, not aggsize of them up front.
-        flags: keyed && desc.valueSize > 64 ? BPF_F_NO_PREALLOC : 0,
-        name: `dt_agg${desc.id}`,
+        keySize: keyed ? keySize + (many ? 8 : 0) : 4,
+        valueSize: first.valueSize,
+        maxEntries: keyed ? this.opts.aggsize * members.length : members.length,
+        // Distributions are large, and a shared hash holds aggsize entries for each aggregation:
+        // allocate entries as keys arrive, not all of them up front.
+        flags: keyed && (first.valueSize > 64 || many) ? BPF_F_NO_PREALLOC : 0,
+        name: many ? `dt_aggs${first.id}` : `dt_agg${first.id}`,
       });
-      const map: AggregationMap = { fd, keyed, keySize: roundUp(desc.keySize, 8), valueSize: desc.valueSize, action: desc.action, initOffset };
-      aggInit.push(aggInitialValue(desc.action, desc.valueSize));
-      initOffset += desc.valueSize;
-      aggregations.set(BigInt(desc.id), map);
-      this.aggs.push({ desc, map });
+      members.forEach((desc, i) => {
+        const shared = !many ? undefined : keyed ? { id: desc.id } : { index: i };
+        const map: AggregationMap = { fd, keyed, keySize, valueSize: desc.valueSize, action: desc.action, initOffset, ...(shared ? { shared } : {}) };
+        aggInit.push(aggInitialValue(desc.action, desc.valueSize));
+        initOffset += desc.valueSize;
+        aggregations.set(BigInt(desc.id), map);
+        this.aggs.push({ desc, map });
+      });
     }
     const initValue = Buffer.concat([...aggInit, Buffer.alloc(8)]);
     const aggInitFd = this.map({ type: BPF_MAP_TYPE.ARRAY, keySize: 4, valueSize: initValue.length, maxEntries: 1, name: 'dt_agginit' });
@@ -419,19 +451,28 @@ export class LinuxDevice implements Device {
   aggregationSnapshot(): AggregationEntry[] {
     const out: AggregationEntry[] = [];
     const ncpu = this.ncpu;
+    const hashesRead = new Set<number>();
     for (const { desc, map } of this.aggs) {
       const stride = roundUp(map.valueSize, 8);
       const value = Buffer.alloc(stride * ncpu);
       const split = () => Array.from({ length: ncpu }, (_, c) => Buffer.from(value.subarray(c * stride, c * stride + map.valueSize)));
       if (!map.keyed) {
-        if (native.mapLookup(map.fd, u32(0), value)) out.push({ id: desc.id, key: Buffer.alloc(0), perCpu: split() });
+        const index = map.shared && 'index' in map.shared ? map.shared.index : 0;
+        if (native.mapLookup(map.fd, u32(index), value)) out.push({ id: desc.id, key: Buffer.alloc(0), perCpu: split() });
         continue;
       }
+      // A shared hash is read once, for all its aggregations: each entry's id ends its key.
+      if (map.shared) {
+        if (hashesRead.has(map.fd)) continue;
+        hashesRead.add(map.fd);
+      }
       let key: Buffer | null = null;
-      const next = Buffer.alloc(map.keySize);
+      const next = Buffer.alloc(map.keySize + (map.shared ? 8 : 0));
       while (native.mapNextKey(map.fd, key, next)) {
         key = Buffer.from(next);
-        if (native.mapLookup(map.fd, key, value)) out.push({ id: desc.id, key, perCpu: split() });
+        if (!native.mapLookup(map.fd, key, value)) continue;
+        if (map.shared) out.push({ id: Number(key.readBigUInt64LE(map.keySize)), key: key.subarray(0, map.keySize), perCpu: split() });
+        else out.push({ id: desc.id, key, perCpu: split() });
       }
     }
     return out;
@@ -475,8 +516,9 @@ export class LinuxDevice implements Device {
     if (!agg) return;
     const { map } = agg;
     const init = this.perCpuInitial(map);
-    if (!map.keyed) return native.mapUpdate(map.fd, u32(0), init, 0);
+    if (!map.keyed) return native.mapUpdate(map.fd, u32(map.shared && 'index' in map.shared ? map.shared.index : 0), init, 0);
     for (const key of this.aggregationKeys(map)) {
+      if (map.shared && Number(key.readBigUInt64LE(map.keySize)) !== id) continue;
       try { native.mapUpdate(map.fd, key, init, 2 /* BPF_EXIST */); } catch { /* deleted meanwhile */ }
     }
   }
@@ -487,10 +529,12 @@ export class LinuxDevice implements Device {
     if (!agg) return;
     const { map } = agg;
     if (!map.keyed) {
-      if (keys.length > 0) native.mapUpdate(map.fd, u32(0), this.perCpuInitial(map), 0);
+      if (keys.length > 0) native.mapUpdate(map.fd, u32(map.shared && 'index' in map.shared ? map.shared.index : 0), this.perCpuInitial(map), 0);
       return;
     }
-    for (const key of keys) native.mapDelete(map.fd, key);
+    const suffix = Buffer.alloc(8);
+    suffix.writeBigUInt64LE(BigInt(id));
+    for (const key of keys) native.mapDelete(map.fd, map.shared ? Buffer.concat([key, suffix]) : key);
   }
 
   private perCpuInitial(map: AggregationMap): Buffer {
@@ -505,7 +549,7 @@ export class LinuxDevice implements Device {
   private aggregationKeys(map: AggregationMap): Buffer[] {
     const keys: Buffer[] = [];
     let key: Buffer | null = null;
-    const next = Buffer.alloc(map.keySize);
+    const next = Buffer.alloc(map.keySize + (map.shared && 'id' in map.shared ? 8 : 0));
     while (native.mapNextKey(map.fd, key, next)) keys.push((key = Buffer.from(next)));
     return keys;
   }
@@ -582,6 +626,10 @@ export class LinuxDevice implements Device {
     try {
       const fd = native.progLoad({ type, insns: plans ? sabotageForTest(insns, plans) : insns, license: 'GPL', name: progName(probe), logLevel: this.settings.verbose ? 1 : 0, ...multi });
       this.fds.push(fd);
+      // DTRACE_BPF_STATS=1: each program's size and the verifier's processed instructions
+      // (scripts/bench reports them beside the load time).
+      if (process.env.DTRACE_BPF_STATS)
+        process.stderr.write(`dtrace: BPF program for '${describe(probe)}': ${insns.length / 8} instructions, verifier processed ${native.progVerifiedInsns(fd)}\n`);
       return fd;
     } catch (e) {
       const err = e as Error & { log?: string; code?: string };
@@ -736,7 +784,7 @@ function argLoader(probe: Probe) {
   };
 }
 
-function memLayout(strsize: number, maxData: number, maxKey: number, probeInfoWords: number): ArgMem {
+function memLayout(strsize: number, maxData: number, maxKey: number, probeInfoWords: number, slots: number, scratchMax: number, userStrings: boolean): ArgMem {
   let off = 0;
   const take = (n: number) => { const at = off; off += roundUp(n, 8); return at; };
   const self = take(8), strtabBase = take(8), globalsBase = take(8), cpuinfo = take(8);
@@ -746,13 +794,14 @@ function memLayout(strsize: number, maxData: number, maxKey: number, probeInfoWo
   const key = take(maxKey), aggIncr = take(8);
   const bufMax = RECORD_HEADER_SIZE + roundUp(maxData, 8);
   const buf = take(bufMax);
-  const scratchMax = 8 * roundUp(Math.max(strsize, 16), 8);
+  const poolSlot = slotSize(strsize);
+  const pool = take(slots * poolSlot);
   const scratch = take(scratchMax);
   const probeInfo = take(4 * probeInfoWords);
   const errorArea = take(ERROR_AREA_SIZE);
   const strtok = take(8), task = take(8), stack = take(8 * STACK_DEPTH_FRAMES);
-  const argString = { offset: take(strsize), size: strsize };
-  return { argString, errorArea, strtok, task, stack, probeInfo, self, strtabBase, globalsBase, args, cpuinfo, tuple, cmpA, cmpB, key, keyMax: maxKey, aggIncr, buf, bufMax, scratch, scratchMax, size: off };
+  const argString = userStrings ? { offset: take(strsize), size: strsize } : undefined;
+  return { ...(argString ? { argString } : {}), errorArea, strtok, task, stack, probeInfo, self, strtabBase, globalsBase, args, cpuinfo, tuple, cmpA, cmpB, key, keyMax: maxKey, aggIncr, buf, bufMax, pool, poolSlot, scratch, scratchMax, work: 0, workMax: 0, size: off };
 }
 
 interface EcbLayout {

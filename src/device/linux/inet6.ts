@@ -16,7 +16,7 @@ const MAY_GOTO = 0xe0 as JmpOp;
 
 export function emitInet6(t: ProbeTranslator, rd: number, pc: number, next: Label, argi: number, ntoa6: boolean): void {
   const a = t.a, mem = t.env.mem, B = mem.cmpA;
-  const out = t.scratch(INET6_ADDRSTRLEN);
+  const out = t.stringSlot(INET6_ADDRSTRLEN);
   const vars = t.scratch(8 * 7);
   const [tryzero, firstzero, numzero, pos, skipFrom, idx, steps] = [0, 1, 2, 3, 4, 5, 6].map((i) => vars + 8 * i) as [number, number, number, number, number, number, number];
   const done = a.label('inet6.done'), none = a.label('inet6.none');

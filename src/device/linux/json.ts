@@ -49,7 +49,7 @@ export function emitJson(t: ProbeTranslator, rd: number, pc: number, next: Label
   const a = t.a, mem = t.env.mem, n = t.env.strsize;
   const J = mem.cmpA; // the text: n bytes and a NUL (the read spills one byte into cmpB)
   const { S, base } = workArea(t); // the selector, split in place into NUL-separated elements
-  const out = t.scratch(n + 1); // the value
+  const out = t.stringSlot(n + 1); // the value
   const v = (name: Var): number => base + varOffset(name);
   const w = (name: Var) => (WIDE.includes(name) ? 8 : 4);
   const ld = (reg: number, name: Var) => a.ldx(w(name), reg, R8, v(name));

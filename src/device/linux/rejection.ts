@@ -1,7 +1,8 @@
 // When the kernel's verifier rejects a probe's program: say which clause, in DTrace's words.
 //
 // A probe's program holds every clause enabled on it, so the culprit is found by loading each
-// clause's program alone (only on this failure path). The message follows DTrace on BPF
+// clause's program alone (only on this failure path), and when each loads alone, by loading the
+// first k clauses for the smallest k that fails (halving): that clause is the one that overflowed. The message follows DTrace on BPF
 // ("BPF program load for 'P' failed: <strerror>") and adds the clause and the verifier's own
 // complaint; the whole verifier log, its lines prefixed "BPF: " as DTrace prints them, goes
 // with the error for dtrace -v.
@@ -61,8 +62,28 @@ export function explainRejection(o: {
       break;
     }
   }
+  // Every clause loads alone, so together they are too much: the culprit is the clause that the
+  // shortest failing run of clauses (in DTrace's order) ends with, found by halving.
+  let together = '';
+  if (!culprit && o.plans.length > 1) {
+    const fails = (k: number): boolean => {
+      try {
+        return !o.load(o.translate(o.plans.slice(0, k)), false, o.plans.slice(0, k)).ok;
+      } catch {
+        return true;
+      }
+    };
+    let lo = 1, hi = o.plans.length; // the first hi clauses fail together; the first lo - 1 load
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (fails(mid)) hi = mid;
+      else lo = mid + 1;
+    }
+    culprit = o.plans[hi - 1];
+    if (hi > 1) together = ` after ${hi - 1} clause${hi > 2 ? 's' : ''} before it in the same program`;
+  }
   const which = culprit
-    ? `clause #${Number(culprit.desc.uarg) + 1} (${probeDescriptionString(culprit.desc.probe)})`
+    ? `clause #${Number(culprit.desc.uarg) + 1} (${probeDescriptionString(culprit.desc.probe)})${together}`
     : `clauses ${o.plans.map((p) => `#${Number(p.desc.uarg) + 1}`).join(', ')}`;
   const why = log && /cannot use helper bpf_probe_write_user/.test(log)
     ? 'copyout( ) and copyoutstr( ) need bpf_probe_write_user, which this kernel forbids (it is locked down)'

@@ -13,7 +13,7 @@ export function emitStrtok(t: ProbeTranslator, rd: number, pc: number, next: Lab
   const saved = mem.strtok;
   if (saved === undefined) throw new Error('strtok: no per-CPU position slot in mem');
   const src = mem.cmpA, delims = mem.cmpB;
-  const out = t.scratch(n);
+  const out = t.stringSlot(n);
   const map = delimiterMap(t); // one flag byte per character: is it a delimiter?
   const none = a.label('strtok.none'), done = a.label('strtok.done');
 

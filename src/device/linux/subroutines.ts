@@ -39,13 +39,21 @@ const TEMPS = 6; // u64 temporaries per ECB
  * Per-ECB work memory, shared by the calls of one clause (a call needs it only while it runs),
  * allocated on first use: the u64 temporaries, and a table of strsize u16 for the string search.
  */
-type Area = 'temps' | 'table';
+type Area = 'temps' | 'table' | 'loops';
 const areas = new WeakMap<ProbeTranslator, { ecb: number; off: Partial<Record<Area, number>> }>();
 
 function area(t: ProbeTranslator, which: Area): number {
   let a = areas.get(t);
   if (!a || a.ecb !== t.ecbIndex) areas.set(t, (a = { ecb: t.ecbIndex, off: {} }));
-  return (a.off[which] ??= t.scratch(which === 'temps' ? 8 * TEMPS : 2 * t.env.strsize));
+  return (a.off[which] ??= t.scratch(which === 'temps' ? 8 * TEMPS : which === 'loops' ? 8 * LOOP_DEPTH : 2 * t.env.strsize));
+}
+
+const LOOP_DEPTH = 2; // nested loop() calls
+
+/** Offset in mem of the counter of the loop() at nesting depth i. */
+function loopCounter(t: ProbeTranslator, i: number): number {
+  if (i >= LOOP_DEPTH) throw new TranslateError('loops nested too deep', t.ecbIndex, t.actionIndex);
+  return area(t, 'loops') + 8 * i;
 }
 
 /** Offset in mem of temporary u64 number i of the current ECB. */
@@ -107,21 +115,54 @@ function storeByte(c: Call, base: number, idx: number, src: number, scratchReg =
   a.mov(scratchReg, R8), a.alu(ALU.ADD, scratchReg, idx), a.stx(1, scratchReg, base, src);
 }
 
+/** BPF_JMP | BPF_JCOND: may_goto, taken once the program's loop budget is spent. */
+const MAY_GOTO = 0xe0 as JmpOp;
+
+/** How deep loop() calls are nested while they are emitted (each depth has its counter in mem). */
+let loopDepth = 0;
+
 /**
  * A counted loop: counter in `reg` from 0 while < limit (a constant); body(brk, cont).
  * The body may jump to brk to leave or to cont to go on with the next iteration.
+ *
+ * The counter lives in mem and is loaded into `reg` at the top of each iteration, and the loop is
+ * bounded by may_goto as well: the verifier, which does not track map memory, then sees the same
+ * state at the loop head after an iteration or two and stops there, so a loop over strsize bytes
+ * costs about twice its body whatever strsize is (instead of once per iteration, which put
+ * rindex() over strsize=4096 past the verifier's million instructions). The body must keep what
+ * it carries from one iteration to the next in mem, not in registers. `counted` keeps the old
+ * shape, a register counter the verifier follows step by step, for the short loops (64 steps)
+ * whose bodies carry registers across iterations.
  */
-function loop(c: Call, reg: number, limit: number, body: (brk: Label, cont: Label) => void): void {
+function loop(c: Call, reg: number, limit: number, body: (brk: Label, cont: Label) => void, counted = false): void {
   const a = c.t.a;
   const head = a.label('loop'), cont = a.label('loop.next'), brk = a.label('loop.end');
-  a.movImm(reg, 0);
+  if (counted) {
+    a.movImm(reg, 0);
+    a.place(head);
+    leaveImm(a, JMP.JGE, reg, limit, brk);
+    body(brk, cont);
+    a.place(cont);
+    a.aluImm(ALU.ADD, reg, 1);
+    a.ja(head);
+    a.place(brk);
+    return;
+  }
+  const ctr = loopCounter(c.t, loopDepth);
+  loopDepth++;
+  a.st(8, R8, ctr, 0);
   a.place(head);
+  a.jmpImm(MAY_GOTO, 0, 0, brk);
+  a.ldx(8, reg, R8, ctr);
   leaveImm(a, JMP.JGE, reg, limit, brk);
   body(brk, cont);
   a.place(cont);
+  a.ldx(8, reg, R8, ctr);
   a.aluImm(ALU.ADD, reg, 1);
+  a.stx(8, R8, ctr, reg);
   a.ja(head);
   a.place(brk);
+  loopDepth--;
 }
 
 const INVERSE: Record<number, JmpOp> = {
@@ -187,19 +228,20 @@ function strlen(c: Call): void {
   t.putReg(R0, c.rd);
 }
 
-/** strjoin(a, b): a joined result that does not fit in strsize (with room to spare) is out of scratch. */
+/**
+ * strjoin(a, b): the joined string cut at strsize (strsize - 1 characters and the NUL, as every
+ * string here), as DTrace for Linux cuts it, rather than an out-of-scratch fault.
+ */
 function strjoin(c: Call): void {
   const { t, n } = c, a = t.a, B = t.env.mem.cmpB;
-  const out = t.scratch(n);
+  const out = t.stringSlot(n);
   readStr(c, 0, out);
   a.mov(R6, R0), a.aluImm(ALU.SUB, R6, 1);
   readStr(c, 1, B);
-  a.mov(R7, R0), a.aluImm(ALU.SUB, R7, 1);
-  a.mov(R1, R6), a.alu(ALU.ADD, R1, R7);
-  faultUnless(c, (ok) => a.jmpImm(JMP.JLT, R1, n - 1, ok), D.DTRACEFLT_NOSCRATCH);
+  a.st(1, R8, out + n - 1, 0);
   loop(c, R1, n, (brk) => {
     a.mov(R2, R6), a.alu(ALU.ADD, R2, R1);
-    leaveImm(a, JMP.JGE, R2, n, brk);
+    leaveImm(a, JMP.JGE, R2, n - 1, brk);
     loadByte(c, R3, B, R1);
     storeByte(c, out, R2, R3);
     leaveImm(a, JMP.JEQ, R3, 0, brk);
@@ -210,7 +252,7 @@ function strjoin(c: Call): void {
 /** substr(s, index, [length]) with DTrace's rules for negative positions and lengths. */
 function substr(c: Call): void {
   const { t, n } = c, a = t.a, A = t.env.mem.cmpA;
-  const out = t.scratch(n);
+  const out = t.stringSlot(n);
   readStr(c, 0, A);
   a.mov(R6, R0), a.aluImm(ALU.SUB, R6, 1); // len
   arg(c, 1, R7); // index
@@ -421,7 +463,7 @@ function strchr(last: boolean): Subroutine {
 function caseMap(upper: boolean): Subroutine {
   return (c) => {
     const { t, n } = c, a = t.a;
-    const out = t.scratch(n);
+    const out = t.stringSlot(n);
     readStr(c, 0, out);
     const from = upper ? 0x61 : 0x41; // 'a' : 'A'
     loop(c, R1, n, (brk, cont) => {
@@ -440,7 +482,7 @@ function caseMap(upper: boolean): Subroutine {
 function lltostr(c: Call): void {
   const { t } = c, a = t.a;
   const SIZE = 72; // 64 binary digits, a prefix and the NUL
-  const out = t.scratch(SIZE), orig = temp(t, 0);
+  const out = t.stringSlot(SIZE), orig = temp(t, 0);
   baseArg(c, 1);
   arg(c, 0, R6);
   a.stx(8, R8, orig, R6);
@@ -469,7 +511,7 @@ function lltostr(c: Call): void {
     a.place(emit);
     put(null);
     a.alu(ALU.DIV, R6, R7);
-  });
+  }, true);
   a.ldx(8, R6, R8, orig);
   const skip1 = a.label(), skip2 = a.label(), zero = a.label(), skip3 = a.label(), skip4 = a.label();
   // i == 0 && base == 16: '0'
@@ -579,7 +621,7 @@ function strtoll(c: Call): void {
 function pathPart(dir: boolean): Subroutine {
   return (c) => {
     const { t, n } = c, a = t.a, A = t.env.mem.cmpA;
-    const out = t.scratch(n);
+    const out = t.stringSlot(n);
     const lastbase = temp(t, 0), firstbase = temp(t, 1), lastdir = temp(t, 2), phase = temp(t, 3);
     const done = a.label('path.done');
     const constant = (s: string) => {
@@ -659,7 +701,7 @@ function pathPart(dir: boolean): Subroutine {
  */
 function cleanpath(c: Call): void {
   const { t, n } = c, a = t.a, A = t.env.mem.cmpA;
-  const out = t.scratch(n);
+  const out = t.stringSlot(n);
   const ti = temp(t, 0), tj = temp(t, 1), tc = temp(t, 2), ts = temp(t, 3);
   readStr(c, 0, A);
   a.st(8, R8, ti, 0), a.st(8, R8, tj, 0), a.st(8, R8, tc, 0), a.st(8, R8, ts, 0);
@@ -783,7 +825,7 @@ function cleanpath(c: Call): void {
 /** copyin(addr, size): user memory into a scratch slot of strsize bytes. */
 function copyin(c: Call): void {
   const { t, n } = c, a = t.a;
-  const out = t.scratch(n);
+  const out = t.allocaSlot(n);
   arg(c, 1, R2);
   faultUnless(c, (ok) => a.jmpImm(JMP.JLE, R2, n, ok), D.DTRACEFLT_NOSCRATCH);
   arg(c, 0, R3);
@@ -797,7 +839,7 @@ function copyin(c: Call): void {
 /** copyinstr(addr, [maxlen]): a user string, at most strsize - 1 (or maxlen) characters. */
 function copyinstr(c: Call): void {
   const { t, n } = c, a = t.a;
-  const out = t.scratch(n);
+  const out = t.stringSlot(n);
   a.movImm(R2, n);
   if (c.nargs > 1) {
     const keep = a.label('copyinstr.size');
@@ -867,10 +909,21 @@ function bcopy(c: Call): void {
   toScratch(c, 1);
 }
 
-/** alloca(size): zeroed scratch memory, at most strsize bytes per call. */
+/** alloca(size): zeroed scratch memory, at most strsize bytes per call (or -x scratchsize). */
 function alloca(c: Call): void {
-  const { t, n } = c, a = t.a;
-  const out = t.scratch(n);
+  const { t } = c, a = t.a;
+  // strsize bytes, or what is left of a smaller -x scratchsize; more is out of scratch when it
+  // runs (nothing left: always, behind a branch never taken so the code after stays reachable).
+  const n = Math.min(c.n, t.scratchLeft() & ~7);
+  if (n <= 0) {
+    const after = a.label('alloca.after');
+    a.jmpImm(JMP.JEQ, R8, 0, after);
+    t.fault(D.DTRACEFLT_NOSCRATCH, c.pc, undefined, c.next);
+    a.place(after);
+    a.movImm(R0, 0), t.putReg(R0, c.rd);
+    return;
+  }
+  const out = t.allocaSlot(n);
   arg(c, 0, R1);
   faultUnless(c, (ok) => a.jmpImm(JMP.JLE, R1, n, ok), D.DTRACEFLT_NOSCRATCH);
   a.zero(R8, out, Math.ceil(n / 8) * 8);
@@ -930,7 +983,7 @@ function progenyof(c: Call): void {
     leaveImm(a, JMP.JEQ, R0, 0, brk);
     leave(a, JMP.JEQ, R0, R6, brk);
     a.mov(R6, R0);
-  });
+  }, true);
   resultTemp(c, res);
 }
 
@@ -941,7 +994,7 @@ const AF_INET = 2, AF_INET6 = 10; // Linux's numbers
 /** The dotted quad of the 4 bytes at the address in argument i. */
 function ipv4(c: Call, i: number): void {
   const { t } = c, a = t.a, A = t.env.mem.cmpA;
-  const out = t.scratch(16);
+  const out = t.stringSlot(16);
   a.mov(R1, R8), a.aluImm(ALU.ADD, R1, A), a.movImm(R2, 4);
   arg(c, i, R3);
   a.call(HELPER.probe_read_kernel);

@@ -22,6 +22,7 @@ import type { Difo } from '../../dif/difo.js';
 import type { RecordDescription } from '../device.js';
 import { RECORD_HEADER_SIZE } from '../../abi/records.js';
 import { translateCall } from './subroutines.js';
+import { type SlotPlan, slotPlan } from './tstrings.js';
 import { disassemble } from './bpf-disasm.js';
 import { optimize } from './peephole.js';
 import { allocateRegisters, fusedComparisons } from './regalloc.js';
@@ -54,8 +55,15 @@ export interface MemLayout {
   aggIncr: number; // u64: the increment of the aggregating action being evaluated
   buf: number; // record being built
   bufMax: number;
-  scratch: number; // scratch strings
+  /** String temporaries (tstrings.ts): slots of poolSlot bytes. */
+  pool: number;
+  poolSlot: number;
+  /** DTrace's scratch space (alloca(), copyinto(), bcopy()): the only part of mem DIF may store to. */
+  scratch: number;
   scratchMax: number;
+  /** The clauses' working space (subroutines' work areas, static slots), taken per clause. */
+  work: number;
+  workMax: number;
   size: number;
   /** u32 words of the firing probe's values in a program shared by several probes. */
   probeInfo?: number;
@@ -80,6 +88,11 @@ export interface AggregationMap {
   action: number;
   /** Offset of this aggregation's initial value in the aggregation init map. */
   initOffset: number;
+  /**
+   * A map shared by aggregations of one kind and key shape: a keyless one's element in the
+   * array, or a keyed one's id, a u64 after the tuple (at keySize) in the hash's key.
+   */
+  shared?: { index: number } | { id: number };
 }
 
 export interface EcbPlan {
@@ -163,6 +176,8 @@ export const CC_A = -64, CC_B = -72, TMP = -80, ZERO_KEY = -88;
 /** Where a DIF load's bytes land (its own slot: ZERO_KEY must keep its zero). */
 export const LOAD_TMP = -96;
 const STACK_ZERO_FROM = LOAD_TMP;
+/** BPF_JMP | BPF_JCOND: may_goto, taken once the program's loop budget is spent. */
+const MAY_GOTO = 0xe0 as JmpOp;
 
 // DIF branch -> BPF jump on (cc_a, cc_b)
 const BRANCH: Record<number, JmpOp> = {
@@ -215,6 +230,12 @@ export function isAggregation(kind: number): boolean {
 export class ProbeTranslator {
   readonly a = new BpfAsm();
   private scratchNext = 0;
+  private workNext = 0;
+  /** The string comparisons' loop counter in this clause's working space. */
+  private scmpCounter: number | undefined;
+  /** The string slots of the DIF object being translated and the pc of its instruction. */
+  private slots: SlotPlan | null = null;
+  private pc = -1;
   /** The current ECB's epid and action (1-based; 0 is the predicate), for fault records. */
   ecbIndex = 0;
   actionIndex = 0;
@@ -294,6 +315,8 @@ export class ProbeTranslator {
     const next = a.label(`ecb${plan.epid}.next`);
     this.ecbIndex = plan.epid;
     this.scratchNext = 0;
+    this.workNext = 0;
+    this.scmpCounter = undefined;
     this.stamped = false;
     if (plan.desc.predicate) {
       this.actionIndex = 0;
@@ -473,6 +496,8 @@ export class ProbeTranslator {
     const get = (reg: number, r: number) => this.getReg(reg, r);
     const put = (reg: number, r: number) => this.putReg(reg, r);
     this.tuple.length = 0;
+    const outerSlots = this.slots, outerPc = this.pc;
+    this.slots = slotPlan(difo);
     const strBase = env.difoStrtab.get(difo) ?? 0;
     // Hot DIF registers in r6/r7 (zero to start with, as the verifier wants them written; the
     // peephole pass drops the zeroing when they are always set first), and fused comparisons.
@@ -487,6 +512,7 @@ export class ProbeTranslator {
       const l = labels.get(pc);
       if (l) a.place(l);
       if (pc === skip) return;
+      this.pc = pc;
       const op = (ins >>> 24) & 0xff;
       const r1 = (ins >>> 16) & 0xff, r2 = (ins >>> 8) & 0xff, rd = ins & 0xff;
       const fault = (code: number, addrReg?: number) => this.fault(code, pc, addrReg, next);
@@ -705,6 +731,7 @@ export class ProbeTranslator {
     });
     a.place(end);
     this.regs = outer;
+    this.slots = outerSlots, this.pc = outerPc;
     void mem;
   }
 
@@ -784,16 +811,23 @@ export class ProbeTranslator {
       a.st(1, R8, off, 0); // unreadable: compare as ""
       a.place(ok);
     }
+    // The loop's counter lives in mem and may_goto bounds it too (as subroutines.ts's loops): the
+    // verifier checks the body about twice instead of once per byte, so a clause may hold many
+    // comparisons (was: "The sequence of 8193 jumps is too complex").
     const loop = a.label('scmp.loop'), differ = a.label('scmp.differ');
     const equal = a.label('scmp.equal'), done = a.label('scmp.done');
-    a.movImm(R3, 0);
+    const ctr = (this.scmpCounter ??= this.scratch(8));
+    a.st(8, R8, ctr, 0);
     a.place(loop);
+    a.jmpImm(MAY_GOTO, 0, 0, equal);
+    a.ldx(8, R3, R8, ctr);
     a.jmpImm(JMP.JGE, R3, n, equal);
     a.mov(R4, R8), a.alu(ALU.ADD, R4, R3), a.ldx(1, R4, R4, mem.cmpA);
     a.mov(R5, R8), a.alu(ALU.ADD, R5, R3), a.ldx(1, R5, R5, mem.cmpB);
     a.jmp(JMP.JNE, R4, R5, differ);
     a.jmpImm(JMP.JEQ, R4, 0, equal);
     a.aluImm(ALU.ADD, R3, 1);
+    a.stx(8, R8, ctr, R3);
     a.ja(loop);
     a.place(differ);
     a.movImm(R1, 1);
@@ -812,12 +846,37 @@ export class ProbeTranslator {
     return this.env.mem.stack ?? this.scratch(8 * STACK_DEPTH_FRAMES);
   }
 
-  /** A scratch slot of `size` bytes for this clause; returns its offset in mem. */
+  /** Working space of `size` bytes for this clause; returns its offset in mem. */
   scratch(size: number): number {
+    const off = this.env.mem.work + this.workNext;
+    this.workNext += roundUp(size, 8);
+    if (this.workNext > this.env.mem.workMax)
+      throw new TranslateError(`out of per-CPU memory for the clause's working space (${this.env.mem.workMax} bytes left)`, this.ecbIndex, this.actionIndex);
+    return off;
+  }
+
+  /**
+   * Where the string a subroutine call produces goes: the call's slot of the string pool
+   * (tstrings.ts), or working space for a call the pool does not cover.
+   */
+  stringSlot(size: number): number {
+    const slot = this.slots?.slotOf.get(this.pc);
+    const mem = this.env.mem;
+    if (slot !== undefined && size <= mem.poolSlot) return mem.pool + slot * mem.poolSlot;
+    return this.scratch(size);
+  }
+
+  /** Bytes of DTrace's scratch space this clause has not taken yet. */
+  scratchLeft(): number {
+    return this.env.mem.scratchMax - this.scratchNext;
+  }
+
+  /** `size` bytes of DTrace's scratch space (alloca()) for this clause. */
+  allocaSlot(size: number): number {
     const off = this.env.mem.scratch + this.scratchNext;
     this.scratchNext += roundUp(size, 8);
     if (this.scratchNext > this.env.mem.scratchMax)
-      throw new TranslateError('out of scratch space for strings in one clause', this.ecbIndex, this.actionIndex);
+      throw new TranslateError(`alloca() needs more than scratchsize (${this.env.mem.scratchMax} bytes) in one clause`, this.ecbIndex, this.actionIndex);
     return off;
   }
 

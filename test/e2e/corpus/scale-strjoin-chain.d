@@ -1,0 +1,16 @@
+/* flags: -q */
+/* An 8-deep chain of strjoin() cut at strsize: 255 characters (strsize - 1, as every string here;
+   DTrace for Linux keeps strsize characters and prints 256). */
+dtrace:::BEGIN {
+  this->s = "abcdefghijklmnopqrstuvwxyz0123456789";
+  this->s = strjoin(this->s, strjoin("-", this->s));
+  this->s = strjoin(this->s, strjoin("+", this->s));
+  this->s = strjoin(this->s, strjoin("=", this->s));
+  this->s = strjoin(this->s, strjoin("-", this->s));
+  this->s = strjoin(this->s, strjoin("+", this->s));
+  this->s = strjoin(this->s, strjoin("=", this->s));
+  this->s = strjoin(this->s, strjoin("-", this->s));
+  this->s = strjoin(this->s, strjoin("+", this->s));
+  printf("%d\n%s\n", strlen(this->s), this->s);
+  exit(0);
+}

@@ -1,0 +1,84 @@
+// Issue 13's pure parts: string temporaries' slots (tstrings.ts) and the culprit of a program
+// refused only with all its clauses together (rejection.ts).
+import { describe, expect, test } from 'vitest';
+import * as D from '../../src/dif/constants.js';
+import type { Difo } from '../../src/dif/difo.js';
+import { slotPlan } from '../../src/device/linux/tstrings.js';
+import { explainRejection } from '../../src/device/linux/rejection.js';
+import type { EcbPlan } from '../../src/device/linux/translate.js';
+
+const difo = (insns: number[]): Difo => ({ insns, inttab: [], strtab: Buffer.alloc(0), vartab: [], rtype: { kind: 0, ctfType: 0, flags: 0, size: 8 } } as unknown as Difo);
+const sets = (rd: number) => (D.DIF_OP_SETS << 24) | rd;
+const push = (rs: number) => (D.DIF_OP_PUSHTR << 24) | rs;
+const call = (subr: number, rd: number) => (D.DIF_OP_CALL << 24) | (subr << 8) | rd;
+const flush = D.DIF_OP_FLUSHTS << 24;
+const ret = (rd: number) => (D.DIF_OP_RET << 24) | rd;
+
+describe('string temporaries', () => {
+  test('a chain of joins reuses the slot of a string no longer read', () => {
+    const J = D.DIF_SUBR_STRJOIN;
+    const plan = slotPlan(difo([
+      sets(1), push(1), push(1), call(J, 2), flush, // pc 3: slot 0
+      push(2), push(1), call(J, 3), flush, //          pc 7: slot 1 (pc 3's string is read here)
+      push(3), push(1), call(J, 2), flush, //          pc 11: slot 0 again
+      ret(2),
+    ]));
+    expect([...plan.slotOf]).toEqual([[3, 0], [7, 1], [11, 0]]);
+    expect(plan.count).toBe(2);
+  });
+
+  test('a string copied to another register stays alive while that one is read', () => {
+    const J = D.DIF_SUBR_STRJOIN, mov = (r1: number, rd: number) => (D.DIF_OP_MOV << 24) | (r1 << 16) | rd;
+    const plan = slotPlan(difo([
+      sets(1), push(1), push(1), call(J, 2), flush, // pc 3
+      mov(2, 4), sets(2), //                           r4 holds pc 3's string
+      push(1), push(1), call(J, 3), flush, //          pc 9: pc 3's string is still in r4
+      push(4), push(3), call(J, 2), flush, ret(2), //  pc 13
+    ]));
+    expect(plan.slotOf.get(9)).toBe(1);
+    expect(plan.slotOf.get(13)).toBe(2);
+  });
+
+  test('calls that return numbers take no slot', () => {
+    expect(slotPlan(difo([sets(1), push(1), call(D.DIF_SUBR_STRLEN, 2), flush, ret(2)])).count).toBe(0);
+  });
+});
+
+describe('verifier rejections', () => {
+  const plans = Array.from({ length: 6 }, (_, i) => ({
+    epid: i + 1,
+    desc: { uarg: BigInt(i), probe: { instance: 'host', provider: 'dtrace', module: '', function: '', name: 'BEGIN' } },
+  })) as unknown as EcbPlan[];
+
+  test('clauses that each load alone: the one that overflows the program is named', () => {
+    const r = explainRejection({
+      probe: 'dtrace:::BEGIN', code: 'E2BIG', log: 'BPF program is too large. Processed 1000001 insn\n',
+      insns: Buffer.alloc(6), plans,
+      translate: (ps) => Buffer.alloc(ps.length),
+      load: (insns) => (insns.length > 3 ? { ok: false, code: 'E2BIG' } : { ok: true }),
+    });
+    expect(r.message).toBe("BPF program load for 'dtrace:::BEGIN' failed: Argument list too long: the verifier rejected clause #4 (dtrace:::BEGIN) after 3 clauses before it in the same program: BPF program is too large. Processed 1000001 insn");
+  });
+
+  test('a clause that fails alone is named alone', () => {
+    const r = explainRejection({
+      probe: 'dtrace:::BEGIN', code: 'EACCES', log: 'R6 !read_ok\n', insns: Buffer.alloc(6), plans,
+      translate: (ps) => Buffer.from(ps.map((p) => Number(p.desc.uarg))),
+      load: (insns) => (insns.includes(2) ? { ok: false } : { ok: true }),
+    });
+    expect(r.message).toBe("BPF program load for 'dtrace:::BEGIN' failed: Permission denied: the verifier rejected clause #3 (dtrace:::BEGIN): R6 !read_ok");
+  });
+});
+
+describe('string temporaries and pointers into them', () => {
+  test('strstr() of a joined string keeps the join alive while its result is read', () => {
+    const J = D.DIF_SUBR_STRJOIN, S = D.DIF_SUBR_STRSTR;
+    const plan = slotPlan(difo([
+      sets(1), push(1), push(1), call(J, 2), flush, // pc 3: slot 0
+      push(2), push(1), call(S, 3), flush, //          r3 points into pc 3's string
+      sets(2), push(3), push(1), call(J, 4), flush, // pc 12: pc 3's string is read through r3
+      ret(4),
+    ]));
+    expect(plan.slotOf.get(12)).toBe(1);
+  });
+});
