@@ -10,7 +10,8 @@
 // what differs, then counted.
 //
 // Options:
-//   --timeout=SECONDS   per run (default 30); a run still going then is killed and reported as such
+//   --timeout=SECONDS   per run (default 30); a run still going then gets SIGTERM (so DTrace for
+//                       Linux removes its uprobes) and is reported as a timeout
 //   --json=FILE         also write every case's results there (to compare two runs later)
 //   --diff              show a unified diff of stdout for each case whose stdout differs
 //   --other-flags=...   extra flags for the other dtrace only (default $DTRACE_OTHER_FLAGS, else
@@ -51,7 +52,7 @@ function flagsOf(text) {
 function run(cmd, args) {
   const t0 = Date.now();
   const r = spawnSync(cmd, args, {
-    cwd: ROOT, encoding: 'utf8', input: '', timeout: opts.timeout * 1000, killSignal: 'SIGKILL',
+    cwd: ROOT, encoding: 'utf8', input: '', timeout: opts.timeout * 1000, killSignal: 'SIGTERM',
     maxBuffer: 64 << 20,
   });
   const stderr = r.stderr ?? '';

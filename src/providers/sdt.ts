@@ -3,11 +3,12 @@
 // after the common header, in order, typed as the format file declares them; `__data_loc char[]`
 // strings are passed by the address of their text and typed `string`, fixed arrays by address.
 // Groups other providers own or that are not kernel tracepoints are left out, as DTrace does:
-// syscalls (the syscall provider), kprobes and uprobes (dynamic probes).
+// syscalls (the syscall provider), kprobes and uprobes (dynamic probes, whatever their group: another
+// tracer's, such as DTrace for Linux's dt_PID_dtrace, are not the kernel's tracepoints).
 
 import { attr, type Probe, type Provider, type ProviderAttributes } from './provider.js';
 import { recordArgs, TracepointProbe } from './tracepoint-probe.js';
-import { availableEvents, tracefsRoot } from './tracefs.js';
+import { availableEvents, dynamicEvents, tracefsRoot } from './tracefs.js';
 
 const ATTRIBUTES: ProviderAttributes = {
   provider: attr('Evolving', 'Evolving', 'ISA'),
@@ -28,8 +29,13 @@ export class SdtProvider implements Provider {
 
   list(): Probe[] {
     const root = this.root ?? tracefsRoot();
-    const events = availableEvents(root)
-      .filter(([group]) => !SKIPPED_GROUPS.has(group))
+    // Read before and after the tracepoints, so one another tracer makes or removes meanwhile is
+    // still known as dynamic.
+    const dynamic = dynamicEvents(root);
+    const available = availableEvents(root);
+    for (const e of dynamicEvents(root)) dynamic.add(e);
+    const events = available
+      .filter(([group, event]) => !SKIPPED_GROUPS.has(group) && !dynamic.has(`${group}/${event}`))
       .sort(([g1, e1], [g2, e2]) => (g1 === g2 ? compare(e1, e2) : compare(g1, g2)));
     return events.map(([group, event]) => new TracepointProbe(
       'sdt', group, '', event, { kind: 'tracepoint', group, event }, recordArgs, root,

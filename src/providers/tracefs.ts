@@ -208,3 +208,25 @@ export function availableEvents(root = tracefsRoot()): Array<[string, string]> {
   }
   return out;
 }
+
+/**
+ * The dynamic events (kprobes, uprobes, ...) other tools created, as "GROUP/EVENT": tracefs lists
+ * them among the tracepoints, under any group name (DTrace for Linux makes `dt_PID_dtrace` groups
+ * of uprobes for its BEGIN and END, and leaves them behind when killed). Empty when the kernel has
+ * no dynamic_events file.
+ */
+export function dynamicEvents(root = tracefsRoot()): Set<string> {
+  const out = new Set<string>();
+  let text: string;
+  try {
+    text = readFileSync(join(root, 'dynamic_events'), 'utf8');
+  } catch {
+    return out;
+  }
+  // Each line: TYPE[:[GROUP/]EVENT] DEFINITION...
+  for (const line of text.split('\n')) {
+    const m = /^[^:\s]+:(?:([^/\s]+)\/)?(\S+)/.exec(line);
+    if (m) out.add(`${m[1] ?? ''}/${m[2]}`);
+  }
+  return out;
+}
