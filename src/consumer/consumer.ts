@@ -224,7 +224,7 @@ export class Consumer {
             line += this.piece(formatPrint(r.format, data.subarray(r.offset, r.offset + r.size)), ep, r);
             break;
           }
-          line += this.piece(formatTraceValue(decode(r, data), { quiet: this.quiet, strsize: this.opts.strsize, rawbytes: this.rawbytes }), ep, r);
+          line += this.piece(formatTraceValue(decode(r, data), { quiet: this.quiet, strsize: this.opts.strsize, rawbytes: this.rawbytes || r.dump }), ep, r);
           break;
         case D.DTRACEACT_PRINTA:
         case D.DTRACEACT_LIBACT: {
