@@ -8,7 +8,7 @@ import type {
 } from '../device/device.js';
 import { FAULT_EPID, RECORD_HEADER_SIZE } from '../device/device.js';
 import { Aggregations, aggSortOptions, aggregationRecord } from './aggregations.js';
-import { runSystem } from './destructive.js';
+import { Reopened, runSystem } from './destructive.js';
 import { countPrintfArgs, formatPrintf } from './printf.js';
 import { Speculations } from './speculation.js';
 import { type Value, formatTraceValue, formatTracemem, probeHeader, recordPrefix } from './records.js';
@@ -55,6 +55,7 @@ export class Consumer {
   private headerPrinted = false;
   private flow: FlowIndent | null = null;
   private rawbytes: boolean;
+  private reopened: Reopened;
   /** -q / -x quiet, which setopt() may change while tracing. */
   private quiet: boolean;
   private options: Map<string, string>;
@@ -73,6 +74,9 @@ export class Consumer {
   private temporal: TemporalOrder | null = null;
 
   constructor(private device: Device, private enabled: EnableResult, private opts: ConsumerOptions) {
+    // Everything printed goes where freopen() last sent it.
+    this.reopened = new Reopened(opts.out, opts.err);
+    this.opts = opts = { ...opts, out: this.reopened.out };
     for (const p of enabled.probes) this.byEpid.set(p.epid, p);
     this.quiet = opts.quiet;
     this.options = opts.options ?? new Map();
@@ -210,11 +214,13 @@ export class Consumer {
       const r = recs[i];
       switch (r.action) {
         case D.DTRACEACT_PRINTF:
-        case D.DTRACEACT_SYSTEM: {
+        case D.DTRACEACT_SYSTEM:
+        case D.DTRACEACT_FREOPEN: {
           let args: Value[];
           ({ args, last: i } = printfArgs(recs, i, data));
           const text = formatPrintf(r.format ?? '', args, this.symbols);
           if (r.action === D.DTRACEACT_SYSTEM) line = runSystem(text, line, this.opts.out);
+          else if (r.action === D.DTRACEACT_FREOPEN) line = this.reopened.reopen(text, line);
           else line += this.piece(text, ep, r);
           break;
         }
