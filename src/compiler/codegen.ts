@@ -436,7 +436,7 @@ export class DifoGen {
         const nv = this.alloc(e);
         b.emit(encodeR(e.op === '++' ? D.DIF_OP_ADD : D.DIF_OP_SUB, cur.reg, one, nv));
         this.release(one);
-        this.storeGlobal(target.name, g, nv);
+        this.storeGlobal(target.name, g, nv, e);
         if (e.prefix) {
           this.release(cur.reg);
           return { reg: nv, type: g.type };
@@ -563,7 +563,10 @@ export class DifoGen {
     return { reg: r, type: g.type };
   }
 
-  private storeGlobal(name: string, g: Global, reg: number): void {
+  /** A narrow integer global holds its value as its type does (C's conversion on assignment), so
+   *  a load sign- or zero-extends it: `unsigned char C = -3` is 253 in arithmetic. */
+  private storeGlobal(name: string, g: Global, reg: number, at: A.Expression): void {
+    if (g.type.kind === 'int') this.truncate(reg, g.type, at);
     this.b.variable({ name, id: g.id, kind: D.DIFV_KIND_SCALAR, scope: D.DIFV_SCOPE_GLOBAL, flags: D.DIFV_F_MOD, type: difType(g.type, this.opts.strsize) });
     this.b.emit(encodeStv(D.DIF_OP_STGS, g.id, reg));
   }
@@ -590,7 +593,7 @@ export class DifoGen {
       const op = e.op.slice(0, -1) as A.BinaryOperator;
       v = this.arith(op, cur, rhs, e);
     }
-    this.storeGlobal(t.name, g, v.reg);
+    this.storeGlobal(t.name, g, v.reg, e);
     return { reg: v.reg, type: g.type };
   }
 

@@ -1,8 +1,8 @@
-// Destructive actions: raise(), stop(), system(), chill(), copyout(), copyoutstr(), and the
+// Destructive actions: raise(), stop(), system(), freopen(), chill(), copyout(), copyoutstr(), and the
 // kernel-wide panic() and breakpoint() that Linux cannot honour.
 //
 // They compile as libdtrace compiles them (one action each, its argument as the action's DIF
-// object; system() like printf(); copyout/copyoutstr as a void expression calling the DIF
+// object; system() and freopen() like printf(); copyout/copyoutstr as a void expression calling the DIF
 // subroutine). Whether they may run is decided when tracing is enabled, as DTrace does:
 // without -w or `#pragma D option destructive` dtrace(1) stops with "could not enable tracing:
 // Destructive actions not allowed" (usesDestructiveActions tells the command line).
@@ -22,7 +22,7 @@ const REFUSED: ReadonlyMap<string, string> = new Map([
   ['breakpoint', 'eBPF programs cannot enter a kernel debugger on Linux'],
 ]);
 
-const ACTIONS = new Set(['raise', 'stop', 'system', 'chill', 'copyout', 'copyoutstr', 'panic', 'breakpoint']);
+const ACTIONS = new Set(['raise', 'stop', 'system', 'freopen', 'chill', 'copyout', 'copyoutstr', 'panic', 'breakpoint']);
 
 function act(kind: number, difo: Difo | null): ActionDescription {
   return { kind, difo, ntuple: 0, arg: 0n, uarg: 0n };
@@ -60,7 +60,8 @@ export function destructiveAction(cg: CodeGenerator, call: A.Call, name: string,
       return true;
     }
     case 'system':
-      system(cg, call, actions);
+    case 'freopen':
+      system(cg, call, actions, name);
       return true;
     default:
       copyout(cg, call, name, actions);
@@ -68,29 +69,33 @@ export function destructiveAction(cg: CodeGenerator, call: A.Call, name: string,
   }
 }
 
-/** system(fmt, ...): printf-like; the consumer runs the formatted command. */
-function system(cg: CodeGenerator, call: A.Call, actions: ActionDescription[]): void {
+/**
+ * system(fmt, ...) and freopen(fmt, ...): printf-like; the consumer runs the formatted command, or
+ * sends what follows to the formatted file ("" for dtrace's own output again).
+ */
+function system(cg: CodeGenerator, call: A.Call, actions: ActionDescription[], name: 'system' | 'freopen'): void {
   const args = call.args;
-  if (args.length === 0) throw err('D_PRINTF_FMT', 'system( ) prototype mismatch: 0 args passed, 1 expected', call);
+  const kind = name === 'system' ? D.DTRACEACT_SYSTEM : D.DTRACEACT_FREOPEN;
+  if (args.length === 0) throw err('D_PRINTF_FMT', `${name}( ) prototype mismatch: 0 args passed, 1 expected`, call);
   const fmt = args[0];
   if (fmt.kind !== 'StringLiteral')
-    throw err('D_PRINTF_FMT', 'system( ) argument #1 is incompatible with prototype:\n\tprototype: string constant\n\t argument: expression', call);
+    throw err('D_PRINTF_FMT', `${name}( ) argument #1 is incompatible with prototype:\n\tprototype: string constant\n\t argument: expression`, call);
   const vals = args.slice(1).map((a) => {
     const g = cg.difoGen();
     const v = g.expr(a);
     return { difo: g.finish(v, v.type), type: v.type };
   });
   const types = vals.map((v) => printfArgType(v.type));
-  const problem = validateFormat(fmt.value, types, { func: 'system', exactLength: true });
+  const problem = validateFormat(fmt.value, types, { func: name, exactLength: true });
   if (problem) throw err(problem.tag, problem.message, call);
   const format = resolveSignedness(fmt.value, types);
   if (vals.length === 0) {
     const g = cg.difoGen();
-    actions.push({ ...act(D.DTRACEACT_SYSTEM, g.finish({ reg: 0, type: VOID }, VOID)), format });
+    actions.push({ ...act(kind, g.finish({ reg: 0, type: VOID }, VOID)), format });
     return;
   }
   vals.forEach((v, i) => {
-    actions.push(i === 0 ? { ...act(D.DTRACEACT_SYSTEM, v.difo), format } : act(D.DTRACEACT_DIFEXPR, v.difo));
+    actions.push(i === 0 ? { ...act(kind, v.difo), format } : act(D.DTRACEACT_DIFEXPR, v.difo));
   });
 }
 

@@ -135,9 +135,9 @@ export function difType(t: DType, strsize: number): DifType {
     case 'string':
       return { kind: D.DIF_TYPE_STRING, ckind: 0, flags: D.DIF_TF_BYREF, size: strsize };
     case 'int':
-      return { kind: D.DIF_TYPE_CTF, ckind: D.CTF_K_INTEGER, flags: 0, size: t.size };
+      return { kind: D.DIF_TYPE_CTF, ckind: D.CTF_K_INTEGER, flags: t.signed ? 0 : D.DIF_TF_UNSIGNED, size: t.size };
     case 'pointer':
-      return { kind: D.DIF_TYPE_CTF, ckind: D.CTF_K_POINTER, flags: 0, size: 8 };
+      return { kind: D.DIF_TYPE_CTF, ckind: D.CTF_K_POINTER, flags: D.DIF_TF_UNSIGNED, size: 8 };
     case 'void':
       return { kind: D.DIF_TYPE_CTF, ckind: 0, flags: 0, size: 0 };
     case 'enum':

@@ -17,7 +17,7 @@ import { encodeLdv, encodeR, encodeStv } from '../dif/builder.js';
 import type * as A from './ast.js';
 import { type CodeGenerator, type DifoGen, type Val, err, resolveType } from './codegen.js';
 import { LONG, difType, typeName, type DType } from './types.js';
-import { isNullConstant, updateStep } from './typed-expr.js';
+import { isNullConstant, narrow, updateStep } from './typed-expr.js';
 
 type Scope = 'global' | 'thread' | 'local';
 
@@ -240,6 +240,9 @@ export class Variables {
 
   private emitStore(g: DifoGen, e: DynamicTarget, v: Variable, reg: number): void {
     this.entry(g, v, D.DIFV_F_MOD);
+    // C's conversion on assignment: a narrow integer variable holds its value sign- or
+    // zero-extended, so its loads need not (self->c = -3 for an unsigned char is 253).
+    if (v.type?.kind === 'int') narrow(g, reg, v.type, e);
     if (e.kind === 'Index') {
       const keys = this.keys(g, e, v);
       g.pushTuple(keys);

@@ -7,7 +7,8 @@ import * as D from '../dif/constants.js';
 import type { AggregationDescription, AggregationEntry, Device, RecordDescription } from '../device/device.js';
 import {
   type AggAction, type AggData, type AggDesc, type AggEntry, type AggPrintOptions, aggFormatValue, formatAggKey,
-  formatAggValue, formatAllAggregations, formatPrinta, formatPrintaDefault, sortAggEntries,
+  compareAggKeys, compareAggValues, formatAggValue, formatAllAggregations, formatPrinta, formatPrintaDefault,
+  sortAggEntries,
 } from './aggprint.js';
 import { type AggFormatValue, formatPrintf } from './printf.js';
 import { parseFormat } from '../abi/printf-format.js';
@@ -203,15 +204,27 @@ export class Aggregations {
     const tables = descs.map((d) => new Map(this.entries(d, snap).map((e) => [keyIdentity(e.keys), e])));
     const keys = new Map<string, Entry>();
     for (const t of tables) for (const [k, e] of t) if (!keys.has(k)) keys.set(k, e);
-    // Order by the aggregation aggsortpos names (the first by default), then by key.
-    const pos = Math.min(Math.max(this.opts.aggsortpos ?? 0, 0), descs.length - 1);
-    const sortDesc = this.descOf(descs[pos]);
-    const zero = zeroData(descs[pos]);
-    const order = sortAggEntries(
-      sortDesc,
-      [...keys.entries()].map(([k, e]) => ({ keys: e.keys, data: tables[pos].get(k)?.data ?? zero, raw: e.raw, id: k } as Entry & { id: string })),
-      this.opts,
-    ) as (Entry & { id: string })[];
+    // Order by the values of the aggregation aggsortpos names (the first when there is no such
+    // position), ties by the next one's and so on round to the one before it, then by key; by
+    // key alone under aggsortkey -- as DTrace for Linux orders them.
+    const n = descs.length;
+    const at = this.opts.aggsortpos ?? 0;
+    const pos = at >= 0 && at < n ? at : 0;
+    const aggDescs = descs.map((d) => this.descOf(d));
+    const rows = [...keys.entries()].map(([k, e]) => ({ keys: e.keys, id: k, data: descs.map((d, i) => tables[i].get(k)?.data ?? zeroData(d)) }));
+    const keypos = this.opts.aggsortkeypos ?? 0, strsize = this.opts.strsize;
+    const byValues = (a: typeof rows[0], b: typeof rows[0]) => {
+      for (let j = 0; j < n; j++) {
+        const i = (pos + j) % n;
+        const c = compareAggValues(aggDescs[i], a.data[i], b.data[i]);
+        if (c !== 0) return c;
+      }
+      return 0;
+    };
+    const rev = this.opts.aggsortrev ? -1 : 1;
+    const order = rows.sort((a, b) => rev * (this.opts.aggsortkey
+      ? compareAggKeys(a.keys, b.keys, keypos, strsize)
+      : byValues(a, b) || compareAggKeys(a.keys, b.keys, keypos, strsize)));
     let out = format === undefined ? '\n' : '';
     for (const e of order) {
       const k = e.id;

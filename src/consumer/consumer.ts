@@ -8,7 +8,7 @@ import type {
 } from '../device/device.js';
 import { FAULT_EPID, RECORD_HEADER_SIZE } from '../abi/records.js';
 import { Aggregations, aggSortOptions, aggregationRecord } from './aggregations.js';
-import { runSystem } from './destructive.js';
+import { Reopened, runSystem } from './destructive.js';
 import { formatPrintf } from './printf.js';
 import { decode, printfArgs } from './decode.js';
 import { Speculations } from './speculation.js';
@@ -56,6 +56,7 @@ export class Consumer {
   private headerPrinted = false;
   private flow: FlowIndent | null = null;
   private rawbytes: boolean;
+  private reopened: Reopened;
   /** -q / -x quiet, which setopt() may change while tracing. */
   private quiet: boolean;
   private options: Map<string, string>;
@@ -74,6 +75,9 @@ export class Consumer {
   private temporal: TemporalOrder | null = null;
 
   constructor(private device: Device, private enabled: EnableResult, private opts: ConsumerOptions) {
+    // Everything printed goes where freopen() last sent it.
+    this.reopened = new Reopened(opts.out, opts.err);
+    this.opts = opts = { ...opts, out: this.reopened.out };
     for (const p of enabled.probes) this.byEpid.set(p.epid, p);
     this.quiet = opts.quiet;
     this.options = opts.options ?? new Map();
@@ -211,11 +215,13 @@ export class Consumer {
       const r = recs[i];
       switch (r.action) {
         case D.DTRACEACT_PRINTF:
-        case D.DTRACEACT_SYSTEM: {
+        case D.DTRACEACT_SYSTEM:
+        case D.DTRACEACT_FREOPEN: {
           let args: Value[];
           ({ args, last: i } = printfArgs(recs, i, data));
           const text = formatPrintf(r.format ?? '', args, this.symbols);
           if (r.action === D.DTRACEACT_SYSTEM) line = runSystem(text, line, this.opts.out);
+          else if (r.action === D.DTRACEACT_FREOPEN) line = this.reopened.reopen(text, line);
           else line += this.piece(text, ep, r);
           break;
         }
@@ -225,7 +231,7 @@ export class Consumer {
             line += this.piece(formatPrint(r.format, data.subarray(r.offset, r.offset + r.size)), ep, r);
             break;
           }
-          line += this.piece(formatTraceValue(decode(r, data), { quiet: this.quiet, strsize: this.opts.strsize, rawbytes: this.rawbytes }), ep, r);
+          line += this.piece(formatTraceValue(decode(r, data), { quiet: this.quiet, strsize: this.opts.strsize, rawbytes: this.rawbytes || r.dump }), ep, r);
           break;
         case D.DTRACEACT_PRINTA:
         case D.DTRACEACT_LIBACT: {

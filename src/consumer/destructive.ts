@@ -3,10 +3,45 @@
 // before the command's output, and dtrace waits for the command before going on.
 
 import { spawnSync } from 'node:child_process';
+import { closeSync, openSync, writeSync } from 'node:fs';
 
 /** Print `pending`, run `command`, and return the (empty) rest of the line. */
 export function runSystem(command: string, pending: string, out: (text: string) => void): string {
   if (pending) out(pending);
   spawnSync('/bin/sh', ['-c', command], { stdio: 'inherit' });
   return '';
+}
+
+/**
+ * freopen(): what dtrace prints from the record on goes to the named file, opened for appending
+ * as libdtrace reopens its output; freopen("") goes back to dtrace's own output (stdout or -o).
+ * A file that cannot be opened is a warning, and the output stays where it was.
+ */
+export class Reopened {
+  private fd: number | null = null;
+
+  constructor(private readonly own: (text: string) => void, private readonly err: (text: string) => void) {}
+
+  /** Where output goes now. */
+  readonly out = (text: string): void => {
+    if (this.fd === null) this.own(text);
+    else writeSync(this.fd, text);
+  };
+
+  /** Print `pending` where output goes now, then switch; returns the (empty) rest of the line. */
+  reopen(path: string, pending: string): string {
+    if (pending) this.out(pending);
+    let fd: number | null = null;
+    if (path !== '') {
+      try {
+        fd = openSync(path, 'a');
+      } catch (e) {
+        this.err(`dtrace: couldn't freopen() "${path}": ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'No such file or directory' : (e as Error).message}\n`);
+        return '';
+      }
+    }
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = fd;
+    return '';
+  }
 }

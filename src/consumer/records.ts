@@ -70,16 +70,16 @@ export interface TraceOptions {
 
 /**
  * trace() of one value, as appended after the record prefix.  Integers are
- * printed by record size (" %3d", " %5d", " %8d", " %16lld"; bare when quiet),
- * read as the C consumer reads them: 1- and 2-byte records unsigned, 4- and
- * 8-byte records signed.  Strings and other byte records go through the
+ * printed in a field by record size (" %3d", " %5d", " %8d", " %16lld"; bare
+ * when quiet), signed or unsigned as their type is, as DTrace for Linux prints
+ * them (trace((int8_t)-1) is -1, trace((uint64_t)-1) 18446744073709551615).  Strings and other byte records go through the
  * string-or-hex-dump logic of dt_print_bytes with a field of -33.
  */
 export function formatTraceValue(v: Value, opts: TraceOptions = {}): string {
   const quiet = opts.quiet ?? false;
   switch (v.kind) {
     case 'int': {
-      const n = v.size <= 2 ? asUnsigned(v) : asSigned(v);
+      const n = v.signed ? asSigned(v) : asUnsigned(v);
       if (quiet) return n.toString();
       const width = { 1: 3, 2: 5, 4: 8, 8: 16 }[v.size];
       return ' ' + pad(n.toString(), width);

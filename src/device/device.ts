@@ -25,6 +25,8 @@ export interface RecordDescription {
   uarg: bigint; // the action's uarg
   /** How the bytes are to be read: signed/unsigned integer or NUL-terminated string. */
   type: 'int' | 'uint' | 'string' | 'bytes';
+  /** A struct or union value: trace() shows it as a hex-and-ASCII dump whatever its bytes. */
+  dump?: boolean;
 }
 
 /** An enabled probe (dtrace_eprobedesc_t): one ECB description attached to one probe. */

@@ -316,6 +316,10 @@ export const DIF_TYPE_CTF = 0;
 export const DIF_TYPE_STRING = 1;
 export const DIF_TF_BYREF = 0x1;
 export const DIF_TF_BYUREF = 0x2; // illumos/FreeBSD: user-space type passed by reference
+// This project's: an integer (or pointer) of an unsigned type. dtrace(1) prints a trace() record
+// or an aggregation key by its type's signedness, as DTrace for Linux does (trace((uint8_t)-1) is
+// 255, trace((int8_t)-1) is -1); DOF's type has no other place for it.
+export const DIF_TF_UNSIGNED = 0x4;
 
 export const DIFV_KIND_ARRAY = 0;
 export const DIFV_KIND_SCALAR = 1;

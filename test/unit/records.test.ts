@@ -48,20 +48,21 @@ describe('trace() of integers', () => {
     expect(formatTraceValue(int(7, 8))).toBe('                7');
   });
 
-  test('1- and 2-byte records read unsigned, 4- and 8-byte signed', () => {
-    // dt_consume_cpu prints *(uint8_t *) / *(uint16_t *) with %d and
-    // *(uint32_t *) with %d (so -1), *(uint64_t *) with %lld.
-    expect(formatTraceValue(int(-2, 1))).toBe(' 254');
-    expect(formatTraceValue(int(-2, 2))).toBe(' 65534');
+  test('signed or unsigned as the type is, whatever the size (as DTrace for Linux prints them)', () => {
+    expect(formatTraceValue(int(-2, 1))).toBe('  -2');
+    expect(formatTraceValue(int(-2, 1, false))).toBe(' 254');
+    expect(formatTraceValue(int(-2, 2))).toBe('    -2');
+    expect(formatTraceValue(int(-2, 2, false))).toBe(' 65534');
     expect(formatTraceValue(int(-2, 4))).toBe('       -2');
+    expect(formatTraceValue(int(0xffffffff, 4, false))).toBe(' 4294967295');
     expect(formatTraceValue(int(-2, 8))).toBe('               -2');
-    expect(formatTraceValue(int(0xffffffff, 4, false))).toBe('       -1');
-    expect(formatTraceValue(int(2n ** 64n - 1n, 8, false))).toBe('               -1');
+    expect(formatTraceValue(int(2n ** 64n - 1n, 8, false))).toBe(' 18446744073709551615');
   });
 
   test('quiet prints the bare number', () => {
     expect(formatTraceValue(int(-2, 8), { quiet: true })).toBe('-2');
-    expect(formatTraceValue(int(-2, 1), { quiet: true })).toBe('254');
+    expect(formatTraceValue(int(-2, 1), { quiet: true })).toBe('-2');
+    expect(formatTraceValue(int(-2, 1, false), { quiet: true })).toBe('254');
     expect(formatTraceValue(int(1234, 4), { quiet: true })).toBe('1234');
   });
 });

@@ -30,7 +30,9 @@ print fmt: "filename=%s", __get_str(filename)
 
 function fakeTracefs(): string {
   const root = mkdtempSync(path.join(tmpdir(), 'tracefs-'));
-  writeFileSync(path.join(root, 'available_events'), 'sched:sched_process_exec\nsyscalls:sys_enter_read\nkprobes:myprobe\nblock:block_rq_issue\n');
+  writeFileSync(path.join(root, 'available_events'), 'sched:sched_process_exec\nsyscalls:sys_enter_read\nkprobes:myprobe\nblock:block_rq_issue\ndt_42_dtrace:BEGIN\n');
+  // another tracer's uprobe, in a group of its own (as DTrace for Linux makes for BEGIN)
+  writeFileSync(path.join(root, 'dynamic_events'), 'p:dt_42_dtrace/BEGIN /lib/libdtrace.so:0x7a570\n');
   for (const [g, e] of [['sched', 'sched_process_exec'], ['sched', 'sched_process_exit'], ['block', 'block_rq_issue']]) {
     mkdirSync(path.join(root, 'events', g, e), { recursive: true });
     writeFileSync(path.join(root, 'events', g, e, 'format'), EXEC_FORMAT);
@@ -59,7 +61,7 @@ describe('tracepoint record fields as probe arguments', () => {
 });
 
 describe('sdt provider', () => {
-  test('every available tracepoint but syscalls, kprobes and uprobes, as sdt:GROUP::NAME', () => {
+  test('every available tracepoint but syscalls, kprobes and uprobes (whatever their group), as sdt:GROUP::NAME', () => {
     const probes = new SdtProvider(fakeTracefs()).list();
     expect(probes.map((p) => `${p.provider}:${p.module}:${p.func}:${p.name}`)).toEqual([
       'sdt:block::block_rq_issue',

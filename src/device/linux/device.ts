@@ -895,9 +895,12 @@ function recordFor(difo: Difo | null, kind: number, strsize: number, format: str
     size = strsize, type = 'string';
   } else if (t && (t.flags & D.DIF_TF_BYREF)) {
     size = t.size, type = 'bytes';
+    if (t.ckind === D.CTF_K_STRUCT || t.ckind === D.CTF_K_UNION)
+      return { action: kind, size, offset: 0, alignment, format, arg, uarg, type, dump: true };
   } else if (t) {
     size = t.size;
     alignment = Math.max(1, Math.min(8, size));
+    if (t.flags & D.DIF_TF_UNSIGNED) type = 'uint';
   }
   return { action: kind, size, offset: 0, alignment, format, arg, uarg, type };
 }

@@ -26,7 +26,7 @@ import { type SlotPlan, slotPlan } from './tstrings.js';
 import { disassemble } from './bpf-disasm.js';
 import { optimize } from './peephole.js';
 import { allocateRegisters, fusedComparisons } from './regalloc.js';
-import { type VariableEnv, isVariableOp, translateVariable } from './variables.js';
+import { type VariableEnv, isVariableOp, translateVariable, writableLocals } from './variables.js';
 import { isAggIncrement, translateAggregation } from './aggregate.js';
 import { type SpeculationEnv, emitMarkers, emitSpeculativeAction, emitSuppressionCheck } from './speculation.js';
 import { STACK_DEPTH_FRAMES, emitStackBuiltin, emitStackRecord, isStackAction } from './stack.js';
@@ -579,7 +579,27 @@ export class ProbeTranslator {
           a.mov(R4, R2), a.alu(ALU.SUB, R4, R1);
           a.jmpImm(JMP.JLE, R4, globalLen - size, inGlobal);
         }
+        // Clause-local structs, unions and arrays (dtrace_canstore_statvar of the locals).
+        const wl = writableLocals(this.env.vars);
+        const inLocal = a.label('store.local');
+        if (wl && wl.end - wl.start >= size) {
+          a.ldx(8, R1, R8, mem.self), a.aluImm(ALU.ADD, R1, wl.start);
+          a.mov(R4, R2), a.alu(ALU.SUB, R4, R1);
+          a.jmpImm(JMP.JLE, R4, wl.end - wl.start - size, inLocal);
+        }
         fault(D.DTRACEFLT_BADADDR, R2);
+        if (wl && wl.end - wl.start >= size) {
+          a.place(inLocal);
+          const ok = a.label('store.local.aligned');
+          a.mov(R1, R2), a.aluImm(ALU.AND, R1, size - 1);
+          a.jmpImm(JMP.JEQ, R1, 0, ok);
+          fault(D.DTRACEFLT_BADALIGN, R2);
+          a.place(ok);
+          get(R3, r1);
+          a.mov(R1, R8), a.alu(ALU.ADD, R1, R4);
+          a.stx(size, R1, wl.start, R3);
+          a.ja(done);
+        }
         if (wg && globalLen >= size) {
           a.place(inGlobal);
           const ok = a.label('store.global.aligned');

@@ -55,6 +55,16 @@ export interface VariablePlan {
   value: number;
   addr: number;
   regionSize: number;
+  /** The clause-locals' part of the region, [start, end): structs, unions and arrays held there
+   *  may be written through their address (this->q.x = 1), as dtrace_canstore allows. */
+  locals0: number;
+}
+
+/** The clause-locals' storage, as offsets in the per-CPU scratch memory; null when none is held
+ *  by reference (only those can be written through an address). */
+export function writableLocals(env: VariableEnv | undefined): { start: number; end: number } | null {
+  if (!env || ![...env.plan.locals.values()].some((l) => l.size > 0)) return null;
+  return { start: env.base + env.plan.locals0, end: env.base + env.plan.regionSize };
 }
 
 /** What the translator needs at run time: the plan, the maps, and where the region is in mem. */
@@ -125,9 +135,10 @@ export function planVariables(program: Program, strsize: number, dynvarsize: num
   const scalarKey = take(dynamic.size > 0 ? keySize : 0);
   const value = take(dynamic.size > 0 ? valueSize : 0);
   const locals = new Map<number, { offset: number } & ValueKind>();
+  const locals0 = off;
   for (const [id, kind] of [...localTypes].sort((a, b) => a[0] - b[0]))
     locals.set(id, { offset: take(kind.string ? strBytes : Math.max(8, kind.size)), ...kind });
-  return { dynamic, locals, keySize, valueSize, capacity, strsize, key, scalarKey, value, addr, regionSize: off };
+  return { dynamic, locals, keySize, valueSize, capacity, strsize, key, scalarKey, value, addr, regionSize: off, locals0 };
 }
 
 // ------------------------------------------------------------------------------ translation

@@ -1,5 +1,5 @@
 /* flags: -q */
-/* trace() reads 1- and 2-byte records unsigned and 4- and 8-byte records signed, whatever the type's sign. */
+/* trace() of every integer width prints it signed or unsigned as its type is (expected output taken from the reference DTrace for Linux). */
 BEGIN
 {
 	trace((char)-3); trace(" ");
