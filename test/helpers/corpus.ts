@@ -249,6 +249,7 @@ export const NOT_COMPILING: readonly string[] = [
   'subr-err-nargs.d', // D_PROTO_LEN: substr( ) prototype mismatch: 1 arg passed, at least 2 expected
   'subr-err-proto.d', // D_PROTO_ARG: strlen( ) argument #1 is incompatible with prototype:
   'subr-err-unavailable.d', // D_IDENT_UNSUPP: subroutine mutex_owned( ) is not available on Linux: it inspects
+  'subr-copyinto-inet-ntoa.d', // compiles under dtrace(1) only: needs -c ($target)
   'subr-inet6-addrs.d', // compiles under dtrace(1) only: needs -c ($target)
   'syntax.d', // D_SYNTAX: syntax error near "}"
   'undefined-var.d', // D_IDENT_UNDEF: failed to resolve nosuchvar: Unknown variable name

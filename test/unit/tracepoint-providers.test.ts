@@ -1,7 +1,7 @@
 // Tracepoint-based providers without the kernel: format fields to arguments, sdt listing from a
 // tracefs tree, the syscall number table, and when probes share a dispatcher.
 import { describe, expect, test } from 'vitest';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseFormat } from '../../src/providers/tracefs.js';
@@ -87,6 +87,7 @@ describe('sdt provider and other tracers\' dynamic events', () => {
   test('without dynamic_events, kprobe_events and uprobe_events say the same', () => {
     const root = fakeTracefs();
     writeFileSync(path.join(root, 'available_events'), 'sched:sched_process_exec\ndt_9_dtrace:BEGIN\n');
+    rmSync(path.join(root, 'dynamic_events'));
     writeFileSync(path.join(root, 'uprobe_events'), 'p:dt_9_dtrace/BEGIN /lib/x.so:0x10\n');
     expect(new SdtProvider(root).list().map((p) => p.module)).toEqual(['sched']);
   });
