@@ -13,7 +13,8 @@ const LAYERS = [
   ['dof'], // the program model and its encoding
   ['dif'], // the instruction set and its tables
   ['options'], // src/options.ts: every option, typed once with its default
-  ['btf', 'sys', 'abi'], // kernel types; readers of the machine's files; record and format facts
+  ['btf', 'abi'], // kernel types; record and format facts
+  ['sys'], // readers of the machine's files (kernel symbols, ELF) and where those files are
   ['version'], // src/version.ts
 ];
 

@@ -1,7 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import path from 'node:path';
-
-const UNPACKED = path.resolve(import.meta.dirname, 'test/fixtures/.unpacked');
 
 export default defineConfig({
   test: {
@@ -22,12 +19,7 @@ export default defineConfig({
           include: ['test/unit/**/*.test.ts'],
           // Unit tests read fixtures, never this machine's kernel (test/helpers/unit-setup.ts).
           globalSetup: ['test/helpers/unit-setup.ts'],
-          env: {
-            DTRACE_VALIDATE_GRAMMAR: '1',
-            DTRACE_TRACEFS: path.join(UNPACKED, 'tracefs'),
-            DTRACE_BTF_DIR: path.join(UNPACKED, 'btf'),
-            DTRACE_KALLSYMS: path.resolve(import.meta.dirname, 'test/fixtures/kallsyms'),
-          },
+          setupFiles: ['test/helpers/setup.ts', 'test/helpers/unit-paths.ts'],
         },
       },
       {

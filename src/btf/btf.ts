@@ -23,6 +23,7 @@ import {
   type BtfType,
 } from './types.js';
 import { renderTypeName } from './typename.js';
+import { systemPaths } from '../sys/paths.js';
 
 export * from './types.js';
 export { renderTypeName } from './typename.js';
@@ -694,8 +695,6 @@ export function normalizeIntName(text: string): string | undefined {
 
 // ---- the running kernel's BTF ----
 
-// DTRACE_BTF_DIR names a folder of BTF files to read instead (the unit tests' fixture).
-export const KERNEL_BTF_DIR = process.env.DTRACE_BTF_DIR || '/sys/kernel/btf';
 
 let kernelBtf: Btf | undefined;
 const moduleBtfs = new Map<string, Btf>();
@@ -712,14 +711,14 @@ function readBtfFile(path: string, what: string): Buffer {
 
 /** The running kernel's BTF (/sys/kernel/btf/vmlinux), read and parsed once. */
 export function loadKernelBtf(): Btf {
-  if (!kernelBtf) kernelBtf = Btf.parse(readBtfFile(`${KERNEL_BTF_DIR}/vmlinux`, 'the kernel'), { name: 'vmlinux' });
+  if (!kernelBtf) kernelBtf = Btf.parse(readBtfFile(`${systemPaths.btfDir}/vmlinux`, 'the kernel'), { name: 'vmlinux' });
   return kernelBtf;
 }
 
 /** Names of the loaded modules that publish BTF (/sys/kernel/btf/<module>). */
 export function listModuleBtf(): string[] {
   try {
-    return readdirSync(KERNEL_BTF_DIR).filter((n) => n !== 'vmlinux').sort();
+    return readdirSync(systemPaths.btfDir).filter((n) => n !== 'vmlinux').sort();
   } catch {
     return [];
   }
@@ -732,7 +731,7 @@ export function loadModuleBtf(module: string): Btf {
   let btf = moduleBtfs.get(module);
   if (!btf) {
     const base = loadKernelBtf();
-    btf = Btf.parse(readBtfFile(`${KERNEL_BTF_DIR}/${module}`, `module '${module}'`), { base, name: module });
+    btf = Btf.parse(readBtfFile(`${systemPaths.btfDir}/${module}`, `module '${module}'`), { base, name: module });
     moduleBtfs.set(module, btf);
   }
   return btf;

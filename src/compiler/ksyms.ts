@@ -4,7 +4,8 @@
 // D_SYM_NOTYPES. Messages are those of libdtrace's dt_xcook_ident.
 
 import { readFileSync } from 'node:fs';
-import { KALLSYMS, parseKallsyms, type KernelSymbol } from '../sys/symbols.js';
+import { parseKallsyms, type KernelSymbol } from '../sys/symbols.js';
+import { systemPaths } from '../sys/paths.js';
 
 let byName: Map<string, KernelSymbol[]> | undefined;
 
@@ -13,7 +14,7 @@ function table(): Map<string, KernelSymbol[]> {
   byName = new Map();
   let text = '';
   try {
-    text = readFileSync(KALLSYMS, 'utf8');
+    text = readFileSync(systemPaths.kallsyms, 'utf8');
   } catch {
     // unreadable: no symbols
   }

@@ -35,7 +35,8 @@
 // schedctl-* (Solaris features Linux lacks).
 
 import { readFileSync } from 'node:fs';
-import { KERNEL_BTF_DIR, loadKernelBtf } from '../btf/btf.js';
+import { loadKernelBtf } from '../btf/btf.js';
+import { systemPaths } from '../sys/paths.js';
 import type { ArgSource, Attach, Probe, Provider } from './provider.js';
 import { STABLE_PROVIDER_ATTRIBUTES } from './proc.js';
 import { rawDerivedProbes, RawTracepointProbe, type RawDerivedProbe } from './tracepoint-probe.js';
@@ -103,7 +104,7 @@ function piPrio(): ArgSource {
 /** Whether the kernel has a BPF-only tracepoint: its btf_trace_ typedef's name is in its BTF. */
 function hasBareTracepoint(event: string): boolean {
   try {
-    return readFileSync(`${KERNEL_BTF_DIR}/vmlinux`).includes(`\0btf_trace_${event}\0`);
+    return readFileSync(`${systemPaths.btfDir}/vmlinux`).includes(`\0btf_trace_${event}\0`);
   } catch {
     return false;
   }

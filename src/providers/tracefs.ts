@@ -6,9 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-
-// DTRACE_TRACEFS names a tracefs tree to read instead (the unit tests' fixture, test/fixtures/).
-export const TRACEFS_PATHS = process.env.DTRACE_TRACEFS ? [process.env.DTRACE_TRACEFS] : ['/sys/kernel/tracing', '/sys/kernel/debug/tracing'];
+import { systemPaths } from '../sys/paths.js';
 
 export class TracefsError extends Error {}
 
@@ -25,11 +23,11 @@ function isTracefs(dir: string): boolean {
  */
 export function tracefsRoot(): string {
   if (cachedRoot !== null) return cachedRoot;
-  for (const dir of TRACEFS_PATHS) {
+  for (const dir of systemPaths.tracefs) {
     if (isTracefs(dir)) return (cachedRoot = dir);
   }
-  mountTracefs(TRACEFS_PATHS[0]);
-  return (cachedRoot = TRACEFS_PATHS[0]);
+  mountTracefs(systemPaths.tracefs[0]);
+  return (cachedRoot = systemPaths.tracefs[0]);
 }
 
 /** Mount tracefs at `dir` (`mount -t tracefs nodev DIR`). */

@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type ElfFile, type FunctionSymbol, readElf } from './elf.js';
+import { systemPaths } from './paths.js';
 
 /** A resolved address: the object (module) it lies in and, when known, its symbol. */
 export interface SymbolInfo {
@@ -53,9 +54,6 @@ function floorIndex<T>(items: T[], x: bigint, key: (t: T) => bigint): number {
   return found;
 }
 
-/** Where kernel symbols are read: DTRACE_KALLSYMS names a file to read instead (the unit tests' fixture). */
-export const KALLSYMS = process.env.DTRACE_KALLSYMS || '/proc/kallsyms';
-
 /** How far past the highest kernel symbol an address may be and still belong to it. */
 const LAST_SYMBOL_SPAN = 0x100000n;
 
@@ -64,7 +62,7 @@ export class KernelSymbols {
 
   static fromProc(): KernelSymbols {
     try {
-      return new KernelSymbols(parseKallsyms(readFileSync(KALLSYMS, 'utf8')));
+      return new KernelSymbols(parseKallsyms(readFileSync(systemPaths.kallsyms, 'utf8')));
     } catch {
       return new KernelSymbols([]);
     }

@@ -1,7 +1,7 @@
 // Global setup of the unit tests (vitest.config.ts, project "unit"). Unit tests never read this
 // machine's kernel: the providers read a tracefs snapshot, the BTF reader a BTF snapshot and the
-// kernel symbol table a short kallsyms, all from test/fixtures/ (the DTRACE_TRACEFS,
-// DTRACE_BTF_DIR and DTRACE_KALLSYMS the project sets). This unpacks the two packed ones.
+// kernel symbol table a short kallsyms, all from test/fixtures/ (unit-paths.ts points
+// src/sys/paths.ts at them). This unpacks the two packed ones.
 //
 // To show that the live kernel's state does not matter, when it can (root, tracefs mounted) it
 // also makes a uprobe event of another tracer's kind -- in a group of its own, as DTrace for

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import {
   Btf,
   BtfError,
-  KERNEL_BTF_DIR,
   listModuleBtf,
   loadKernelBtf,
   loadModuleBtf,
@@ -11,6 +10,7 @@ import {
   type BtfComposite,
 } from '../../src/btf/btf.js';
 import { BtfBuilder } from '../../src/btf/builder.js';
+import { systemPaths } from '../../src/sys/paths.js';
 
 // ---------------------------------------------------------------------------
 // This machine's kernel BTF
@@ -27,7 +27,7 @@ describe('kernel BTF (a snapshot of this kernel\'s, test/fixtures/btf)', () => {
   });
 
   it('parses the whole kernel BTF', () => {
-    const raw = readFileSync(`${KERNEL_BTF_DIR}/vmlinux`);
+    const raw = readFileSync(`${systemPaths.btfDir}/vmlinux`);
     const t0 = performance.now();
     const fresh = Btf.parse(raw);
     const parsed = performance.now();

@@ -7,10 +7,11 @@ import { compileError, fire } from '../helpers/dif.js';
 import { parse } from '../../src/compiler/parser.js';
 import { TypeScope, sizeOf } from '../../src/compiler/ctypes.js';
 import { DifMachine } from '../../src/dif/machine.js';
-import { KERNEL_BTF_DIR, loadKernelBtf } from '../../src/btf/btf.js';
+import { loadKernelBtf } from '../../src/btf/btf.js';
 import type * as A from '../../src/compiler/ast.js';
+import { systemPaths } from '../../src/sys/paths.js';
 
-const haveBtf = existsSync(`${KERNEL_BTF_DIR}/vmlinux`);
+const haveBtf = existsSync(`${systemPaths.btfDir}/vmlinux`);
 
 
 /** A scope with the program's declarations and no kernel types. */

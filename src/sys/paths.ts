@@ -1,0 +1,11 @@
+// Where dtrace reads the running kernel's own files. The unit tests point these at the fixtures
+// of test/fixtures/ (test/helpers/unit-paths.ts), so that they never read this machine's kernel;
+// nothing else changes them.
+export const systemPaths = {
+  /** tracefs mount points, the first also where dtrace mounts it when none is mounted. */
+  tracefs: ['/sys/kernel/tracing', '/sys/kernel/debug/tracing'],
+  /** The kernel's BTF: vmlinux, and one file per module. */
+  btfDir: '/sys/kernel/btf',
+  /** Kernel symbols. */
+  kallsyms: '/proc/kallsyms',
+};
