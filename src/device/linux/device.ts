@@ -20,8 +20,8 @@ import type {
   AggregationDescription, AggregationEntry, CpuBuffer, Device, EnableResult, EnabledProbe,
   RecordDescription,
 } from '../device.js';
-import { RECORD_HEADER_SIZE } from '../../abi/records.js';
-import { ALU, BPF_MAP_TYPE, BPF_PROG_TYPE, BpfAsm, R0, R1, R8, R9 } from './bpf-asm.js';
+import { FLUSH_EPID, RECORD_HEADER_SIZE } from '../../abi/records.js';
+import { ALU, BPF_MAP_TYPE, BPF_PROG_TYPE, BpfAsm, HELPER, R0, R1, R2, R3, R4, R5, R6, R8, R9, FP } from './bpf-asm.js';
 import { allocaSites, poolSlots, slotSize } from './tstrings.js';
 import { type ArgMem, emitGuard, emitTracepointArg, guardsOf } from './tracepoint-args.js';
 import {
@@ -121,6 +121,11 @@ export class LinuxDevice implements Device {
   /** The bytes each CPU's buffer got when the kernel could not give bufsize (bufresize=auto). */
   bufsizeLowered?: number;
   private loaded: LoadedProbe[] = [];
+  /** The perf event array every program writes its records to. */
+  private eventsFd: number | undefined;
+  /** stop() has run; drain() after it has told the last interval's lost records. */
+  private stopped = false;
+  private flushed = false;
   private begin: number[] = [];
   private end: number[] = [];
   /** The globals map, whose first word is the tracing activity (ACTIVE, DRAINING, WARMUP). */
@@ -257,6 +262,7 @@ export class LinuxDevice implements Device {
       native.mapUpdate(cpuinfoFd, u32(0), table, 0);
     }
     const eventsFd = this.map({ type: BPF_MAP_TYPE.PERF_EVENT_ARRAY, keySize: 4, valueSize: 4, maxEntries: this.ncpu, name: 'dt_events' });
+    this.eventsFd = eventsFd;
     this.openBuffers(eventsFd);
 
     const aggregations = new Map<bigint, AggregationMap>();
@@ -422,6 +428,42 @@ export class LinuxDevice implements Device {
     for (const fds of this.holds.values()) for (const fd of fds) this.closeFd(fd);
     this.holds.clear();
     for (const fd of this.end) this.runOnTracedCpu(fd);
+    this.stopped = true;
+  }
+
+  /**
+   * The kernel tells a perf buffer's lost records only in front of the next record it writes
+   * there, so the drops of the last interval -- tracing stopped with a full buffer -- would never
+   * be told. Once stopped and drained, write one marker record on every traced CPU (a program run
+   * there) and read what comes before it; the marker itself is left out.
+   */
+  private flushLost(): CpuBuffer[] {
+    if (this.eventsFd === undefined || this.buffers.length === 0) return [];
+    const a = new BpfAsm();
+    a.mov(R6, R1);
+    a.st(8, FP, -8, -1); // the marker's header: epid FLUSH_EPID
+    a.mov(R1, R6);
+    a.ldMap(R2, this.eventsFd);
+    a.ld64(R3, 0xffffffffn); // BPF_F_CURRENT_CPU
+    a.mov(R4, FP);
+    a.aluImm(ALU.ADD, R4, -8);
+    a.movImm(R5, 8);
+    a.call(HELPER.perf_event_output);
+    a.movImm(R0, 0);
+    a.exit();
+    const fd = native.progLoad({ type: BPF_PROG_TYPE.RAW_TRACEPOINT, insns: a.finish(), license: 'GPL', name: 'dt_flush' });
+    try {
+      const before = this.read();
+      for (const { cpu } of this.buffers) native.progTestRun(fd, Buffer.alloc(8), BPF_F_TEST_RUN_ON_CPU, cpu);
+      const after = this.read();
+      return before.map((b, i) => ({
+        cpu: b.cpu,
+        records: [...b.records, ...after[i]!.records].filter((r) => r.length < 4 || r.readUInt32LE(0) !== FLUSH_EPID),
+        lost: b.lost + after[i]!.lost,
+      }));
+    } finally {
+      native.close(fd);
+    }
   }
 
   /** Run BEGIN or END here, or under -x cpu on that CPU (as DTrace for Linux runs them there). */
@@ -442,6 +484,14 @@ export class LinuxDevice implements Device {
   }
 
   drain(): CpuBuffer[] {
+    if (this.stopped && !this.flushed) {
+      this.flushed = true;
+      return this.flushLost();
+    }
+    return this.read();
+  }
+
+  private read(): CpuBuffer[] {
     return this.buffers.map(({ cpu, handle }) => {
       const { samples, lost } = native.perfBufferRead(handle);
       return { cpu, records: samples, lost };
