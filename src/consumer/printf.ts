@@ -317,6 +317,13 @@ function widenUnsigned(v: { value: bigint; size: number }): bigint {
 }
 
 /** getint: a '*' argument read as a C int. */
+/**
+ * The widest field and the largest precision printed, in characters. A '*' width comes from traced
+ * data (printf("%*d", arg2, ...) of a read() count): one of 5.4e8 made a string longer than the
+ * JavaScript engine holds and ended the session. Wider fields are cut to this.
+ */
+const MAX_FIELD = 1 << 24;
+
 function dynInt(v: Value | undefined, conv: Conversion): number {
   const iv = needInt(v, conv);
   return Number(BigInt.asIntN(32, asSigned(iv)));
@@ -402,6 +409,8 @@ export function formatPrintf(fmt: string | FormatPiece[], args: Value[], opts: P
       dynWidth = width;
     }
     if (conv.flags.dynPrec) prec = dynInt(args[next++], conv);
+    width = Math.max(-MAX_FIELD, Math.min(MAX_FIELD, width));
+    prec = Math.min(MAX_FIELD, prec);
     const spec: Spec = {
       alt: conv.flags.alt,
       zeroPad: conv.flags.zeroPad,

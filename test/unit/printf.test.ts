@@ -123,6 +123,12 @@ describe('* width and precision', () => {
   test('a 64-bit * argument is read as an int', () => {
     expect(pf('%*d', i(3, 8), i(1))).toBe('  1');
   });
+
+  test('a * width or precision from traced data past 16M characters is cut to 16M, not a crash', () => {
+    expect(pf('%*d|', i(540000000), i(1)).length).toBe((1 << 24) + 1);
+    expect(pf('%*d|', i(-540000000), i(1)).length).toBe((1 << 24) + 1);
+    expect(pf('%.*d|', i(540000000), i(1)).length).toBe((1 << 24) + 1);
+  });
 });
 
 describe('strings', () => {
