@@ -26,6 +26,7 @@ import { VERSION } from '../version.js';
 import { DESTRUCTIVE_NOT_ALLOWED, usesDestructiveActions } from '../compiler/destructive.js';
 import { API_VERSION, USAGE } from './usage.js';
 import { traceTimers } from './timers.js';
+import { missingPrivileges } from './privileges.js';
 
 
 /** dtrace(1)'s exit statuses. */
@@ -34,7 +35,8 @@ const E_USAGE = 2;
 
 /** Ends the run with a message on stderr and an exit status (dtrace's fatal()). */
 class Fatal extends Error {
-  constructor(message: string, readonly status = E_ERROR) {
+  /** `hint`: a line for a person at a terminal, after DTrace's own words (never in piped output). */
+  constructor(message: string, readonly status = E_ERROR, readonly hint?: string) {
     super(message);
   }
 }
@@ -265,6 +267,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof Fatal) {
       process.stderr.write(`dtrace: ${e.message}\n`);
+      if (e.hint && process.stderr.isTTY) process.stderr.write(`dtrace: ${e.hint}\n`);
       return e.status;
     }
     throw e;
@@ -301,6 +304,12 @@ async function run(argv: string[]): Promise<number> {
   if (mode.count('G') || mode.count('h')) return generateUsdt(args, s, mode);
   const options = s.options;
   if (mode.listing) options.set('zdefs', 'set'); // -l implies -Z
+  // Tracing and listing need the kernel's tracing facilities; compiling alone (-e) does not.
+  const why = mode.execute || mode.listing ? missingPrivileges() : null;
+  if (why) {
+    err('dtrace: failed to initialize dtrace: DTrace requires additional privileges\n');
+    throw new Fatal(why);
+  }
   const output = new Output(s.output, mode.buffered);
   // Read at each notice: pragmas and setopt() (through the consumer) change the options.
   const notice = (m: string) => { if (!isSet(options, 'quiet')) err(`dtrace: ${m}\n`); };
@@ -453,7 +462,7 @@ async function trace({ s, mode, compiled, registry, procs, output, signals, noti
   // Destructive actions without -w: refused before anything is loaded, after the match report.
   if (usesDestructiveActions(compiled.program) && !isSet(options, 'destructive')) {
     for (const m of compiled.matchMessages(compiled.program.ecbs.map((e) => registry.match(e.probe).length))) notice(m.replace(/^dtrace: /, ''));
-    throw new Fatal(DESTRUCTIVE_NOT_ALLOWED);
+    throw new Fatal(DESTRUCTIVE_NOT_ALLOWED, E_ERROR, '-w (or #pragma D option destructive) allows them');
   }
   const strsize = numericOption(options, 'strsize');
   const bufsize = numericOption(options, 'bufsize');

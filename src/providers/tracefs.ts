@@ -26,8 +26,27 @@ export function tracefsRoot(): string {
   for (const dir of systemPaths.tracefs) {
     if (isTracefs(dir)) return (cachedRoot = dir);
   }
+  // Mounted, but closed to this user (tracefs is mode 0700): say so, not that it is not mounted.
+  const closed = systemPaths.tracefs.find((dir) => mountedTracefs().has(dir));
+  if (closed) {
+    throw new TracefsError(`tracefs at ${closed} is not readable by this user: tracing needs root, or read access to ${closed} with CAP_BPF and CAP_PERFMON`);
+  }
   mountTracefs(systemPaths.tracefs[0]);
   return (cachedRoot = systemPaths.tracefs[0]);
+}
+
+/** The mount points of tracefs, from /proc/self/mountinfo (which every user may read). */
+function mountedTracefs(): Set<string> {
+  const out = new Set<string>();
+  try {
+    for (const line of readFileSync('/proc/self/mountinfo', 'utf8').split('\n')) {
+      const [before, after] = line.split(' - ');
+      if (after?.startsWith('tracefs ')) out.add(before.split(' ')[4]!);
+    }
+  } catch {
+    // no mountinfo: nothing known to be mounted
+  }
+  return out;
 }
 
 /** Mount tracefs at `dir` (`mount -t tracefs nodev DIR`). */

@@ -549,4 +549,35 @@ describe.skipIf(skip)(`on the kernel${skip ? ` (skipped: ${skip})` : ''}`, () =>
     }
     expect(stopped).toEqual([]);
   }, 60_000);
+
+  test('a user without privileges gets DTrace\'s refusal and what Linux needs, not a failed system call', () => {
+    // A user of the test's own, running a copy of dtrace it can read (the checkout may be under /root).
+    const user = 'dtrace-unpriv';
+    if (spawnSync('id', [user]).status !== 0) spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/bin/sh', user]);
+    const copy = mkdtempSync(path.join(tmpdir(), 'dtrace-unpriv-'));
+    for (const d of ['bin', 'dist', 'lib', 'build/Release', 'node_modules/chevrotain']) {
+      mkdirSync(path.dirname(path.join(copy, d)), { recursive: true });
+      spawnSync('cp', ['-r', path.join(ROOT, d), path.join(copy, d)]);
+    }
+    spawnSync('cp', [path.join(ROOT, 'package.json'), copy]);
+    spawnSync('chmod', ['-R', 'a+rX', copy]);
+    try {
+      const r = spawnSync('setpriv', ['--reuid', user, '--regid', user, '--clear-groups', '--reset-env', process.execPath, path.join(copy, 'bin/dtrace'), '-n', 'BEGIN { exit(0); }'], { encoding: 'utf8' });
+      expect(r.stderr).toBe('dtrace: failed to initialize dtrace: DTrace requires additional privileges\n' +
+        'dtrace: on Linux, tracing needs root, or the capabilities CAP_BPF and CAP_PERFMON and read access to /sys/kernel/tracing\n');
+      expect(r.status).toBe(1);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
+  test('the destructive-action refusal names -w at a terminal, and keeps DTrace\'s words alone in a pipe', () => {
+    const prog = 'BEGIN { system("true"); }';
+    const piped = dtrace(['-n', prog]);
+    expect(piped.stderr).toBe("dtrace: description 'BEGIN ' matched 1 probe\ndtrace: could not enable tracing: Destructive actions not allowed\n");
+    expect(piped.status).toBe(1);
+    // script(1) gives dtrace a terminal.
+    const tty = spawnSync('script', ['-qec', `${process.execPath} ${DTRACE} -n '${prog}'`, '/dev/null'], { encoding: 'utf8' });
+    expect(tty.stdout.replace(/\r/g, '')).toContain('dtrace: could not enable tracing: Destructive actions not allowed\ndtrace: -w (or #pragma D option destructive) allows them\n');
+  });
 });
