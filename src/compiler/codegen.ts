@@ -14,7 +14,8 @@ import {
 import type { ActionDescription, EcbDescription, ProbeDescription } from '../dof/program.js';
 import type { Difo } from '../dif/difo.js';
 import type * as A from './ast.js';
-import { DtraceError } from './errors.js';
+import { DtraceError, protoArgMessage, protoLenMessage } from './errors.js';
+import { ACTION_PROTOTYPES, actionArity } from '../dif/subroutines.js';
 import {
   BUILTINS, INT, LONG, STRING, ULONG, VOID, arithmetic, difType, intType, isInteger, isUnsigned,
   promote, typeName, type DType,
@@ -192,14 +193,14 @@ export class CodeGenerator {
   /** An action call; false when the name is not an action. */
   private action(call: A.Call, name: string, actions: ActionDescription[]): boolean {
     const args = call.args;
-    const proto = (n: number, shown: string) => {
-      if (args.length !== n)
-        throw err('D_PROTO_LEN', `${name}( ) prototype mismatch: ${args.length} arg${args.length === 1 ? '' : 's'} passed, ${n} expected`, call);
-      void shown;
-    };
+    // The count is checked against the action's prototype before anything else, as DTrace does.
+    const prototype = ACTION_PROTOTYPES.get(name);
+    if (prototype) {
+      const mismatch = protoLenMessage(name, args.length, ...actionArity(prototype));
+      if (mismatch) throw err('D_PROTO_LEN', mismatch, call);
+    }
     switch (name) {
       case 'trace': {
-        proto(1, 'void(@)');
         const g = new DifoGen(this, this.opts);
         const v = g.expr(args[0]);
         if (v.type.kind === 'void') throw err('D_TRACE_VOID', 'trace( ) may not be applied to a void expression', call);
@@ -207,7 +208,6 @@ export class CodeGenerator {
         return true;
       }
       case 'exit': {
-        proto(1, 'void(int)');
         const g = new DifoGen(this, this.opts);
         const v = g.expr(args[0]);
         if (!isInteger(v.type)) throw err('D_PROTO_ARG', 'exit( ) argument #1 is incompatible with prototype:\n\tprototype: int\n\t argument: ' + typeName(v.type), call);
@@ -215,10 +215,8 @@ export class CodeGenerator {
         return true;
       }
       case 'printf': {
-        if (args.length === 0) throw err('D_PRINTF_FMT', 'printf( ) prototype mismatch: 0 args passed, 1 expected', call);
         const fmt = args[0];
-        if (fmt.kind !== 'StringLiteral')
-          throw err('D_PRINTF_FMT', 'printf( ) argument #1 is incompatible with prototype:\n\tprototype: string constant\n\t argument: expression', call);
+        if (fmt.kind !== 'StringLiteral') formatNotConstant(this, 'printf', fmt, true);
         const vals: DifoResult[] = args.slice(1).map((a) => {
           const g = new DifoGen(this, this.opts);
           const v = g.expr(a);
@@ -284,6 +282,16 @@ export class CodeGenerator {
     if (!g) this.globals.set(name, (g = { id: this.nextGlobal++, type }));
     return g;
   }
+}
+
+/**
+ * printf()'s or system()'s format that is not a string literal: printf's prototype wants a string
+ * (D_PROTO_ARG for anything else), and both want a string constant (D_PRINTF_ARG_FMT).
+ */
+export function formatNotConstant(cg: CodeGenerator, name: string, fmt: A.Expression, typed: boolean): never {
+  const t = cg.difoGen().expr(fmt).type;
+  if (typed && t.kind !== 'string') throw err('D_PROTO_ARG', protoArgMessage(name, 1, 'string', typeName(t)), fmt);
+  throw err('D_PRINTF_ARG_FMT', protoArgMessage(name, 1, 'string constant', typeName(t)), fmt);
 }
 
 interface DifoResult {
