@@ -363,3 +363,12 @@ export function isSet(options: Map<string, string>, name: string): boolean {
   const v = options.get(name);
   return v !== undefined && v !== 'unset';
 }
+
+/**
+ * The per-CPU scratch memory alloca() and string results take their space from on Linux
+ * (device/linux), sized from strsize: the most one alloca() can ever get, so the compiler
+ * refuses a larger constant size (D_ALLOCA_SIZE) unless -x scratchsize names another limit.
+ */
+export function scratchBytes(strsize: number): number {
+  return 8 * (Math.ceil(Math.max(strsize, 16) / 8) * 8);
+}

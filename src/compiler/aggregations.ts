@@ -16,7 +16,7 @@ import type { ActionDescription } from '../dof/program.js';
 import type { Difo } from '../dif/difo.js';
 import type * as A from './ast.js';
 import { type CodeGenerator, type CodegenOptions, DifoGen, err } from './codegen.js';
-import { INT, LONG, VOID, isInteger, typeName, type DType } from './types.js';
+import { AGGREGATION_TYPE, INT, LONG, VOID, isInteger, typeName, type DType } from './types.js';
 import { ACTION_PROTOTYPES } from '../dif/subroutines.js';
 import { protoArgMessage } from './errors.js';
 import type { TypeScope } from './ctypes.js';
@@ -108,6 +108,8 @@ export class AggregationCodegen {
       const g = new DifoGen(this.cg, this.opts);
       const v = g.expr(k);
       if (v.type.kind === 'void') throw err('D_AGG_SCALAR', `${shown} key must be of scalar type`, k);
+      if (v.type === AGGREGATION_TYPE)
+        throw err('D_KEY_TYPE', `aggregation expression may not be used as aggregation index: key #${keyTypes.length + 1}`, k);
       keyTypes.push(v.type);
       actions.push(plain(D.DTRACEACT_DIFEXPR, g.finish(v, v.type)));
     }
@@ -135,6 +137,11 @@ export class AggregationCodegen {
       difo = g.finish(v, LONG);
     }
     actions.push({ kind: spec.kind, difo, ntuple, arg, uarg: BigInt(info.id), aggName: name });
+  }
+
+  /** Has an aggregation of this name been assigned (so far in the program)? */
+  declared(name: string): boolean {
+    return this.aggs.has(name);
   }
 
   /** printa, clear, trunc, normalize, denormalize; false when `name` is none of them. */
@@ -239,7 +246,7 @@ export class AggregationCodegen {
     const limit = constValue(a2, this.cg.types);
     if (limit === null) throw err('D_LQUANT_LIMTYPE', 'lquantize( ) argument #2 must be an integer constant', a2);
     if (limit < -0x80000000n || limit > 0x7fffffffn) throw err('D_LQUANT_LIMVAL', 'lquantize( ) argument #2 must be a 32-bit quantity', a2);
-    if (limit < base) throw err('D_LQUANT_MISMATCH', 'lquantize( ) base (argument #1) must be less than limit (argument #2)', call);
+    if (limit <= base) throw err('D_LQUANT_MISMATCH', 'lquantize( ) base (argument #1) must be less than limit (argument #2)', call);
     let step = 1n;
     if (a3) {
       const s = constValue(a3, this.cg.types);

@@ -18,7 +18,7 @@ import { DtraceError, protoArgMessage, protoLenMessage } from './errors.js';
 import { ACTION_PROTOTYPES, actionArity } from '../dif/subroutines.js';
 import {
   BUILTINS, INT, LONG, STRING, ULONG, VOID, arithmetic, difType, intType, isInteger, isUnsigned,
-  promote, typeName, type DType,
+  promote, typeName, type DType, AGGREGATION_TYPE,
 } from './types.js';
 import { type ArgType, resolveSignedness, validateFormat } from '../abi/printf-format.js';
 import { callSubroutine } from './subroutines.js';
@@ -204,6 +204,7 @@ export class CodeGenerator {
         const g = new DifoGen(this, this.opts);
         const v = g.expr(args[0]);
         if (v.type.kind === 'void') throw err('D_TRACE_VOID', 'trace( ) may not be applied to a void expression', call);
+        if (v.type === AGGREGATION_TYPE) throw err('D_TRACE_DYN', 'trace( ) may not be applied to a dynamic expression', call);
         actions.push(action(D.DTRACEACT_DIFEXPR, g.finish(v, v.type)));
         return true;
       }
@@ -476,6 +477,14 @@ export class DifoGen {
         return this.cg.vars.load(this, e);
       case 'Xlate':
         return translatedValue(this, e);
+      case 'Aggregation': {
+        // An aggregation has no value in an expression: it is typed "aggregation" so that each
+        // use is refused as DTrace refuses it (operands, casts, prototypes, printf conversions).
+        if (!this.cg.aggregations.declared(e.name))
+          throw err('D_IDENT_UNDEF', `failed to resolve @${e.name}: Unknown variable name`, e);
+        if (e.keys && e.keys.length > 0) for (const k of e.keys) this.release(this.expr(k).reg);
+        return { reg: 0, type: AGGREGATION_TYPE };
+      }
       default:
         if (e.kind === 'Index' && isArgsReference(e)) return argsElement(this, e);
         if (e.kind === 'Index' && isRegisterReference(e)) return registerElement(this, e);
@@ -587,6 +596,8 @@ export class DifoGen {
     if (e.op === '=') {
       v = this.expr(e.value);
       if (v.type.kind === 'void') throw err('D_OP_VOID', 'operator = cannot be applied to a void expression', e);
+      if (v.type === AGGREGATION_TYPE)
+        throw err('D_OP_INCOMPAT', `operands have incompatible types: "${g ? typeName(g.type) : 'scalar'}" = "aggregation"`, e);
       if (!g) g = this.cg.declareGlobal(t.name, v.type.kind === 'int' ? promoteStore(v.type) : v.type);
       else if ((g.type.kind === 'string') !== (v.type.kind === 'string') || !T.assignable(this, g.type, v, e.value))
         throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(g.type)}" = "${typeName(v.type)}"`, e);

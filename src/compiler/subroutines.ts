@@ -7,6 +7,8 @@ import type * as A from './ast.js';
 import { type DifoGen, type Val, err } from './codegen.js';
 import { protoArgMessage, protoLenMessage } from './errors.js';
 import { constValue } from './aggregations.js';
+import { scratchBytes } from '../options.js';
+import { BUILTIN_IDENTS } from './ctypes.js';
 import { intType, typeName, INT, LONG, STRING, VOID, type DType } from './types.js';
 
 const VOIDP: DType = { kind: 'pointer', name: 'void *', to: VOID };
@@ -41,16 +43,35 @@ function isZeroConstant(a: A.Expression): boolean {
   return (a.kind === 'Identifier' && a.name === 'NULL' && a.module === undefined) || constValue(a) === 0n;
 }
 
+/** alloca() of a constant larger than scratch memory can ever hold: refused when compiled. */
+function allocaSize(g: DifoGen, e: A.Call): void {
+  const n = constValue(e.args[0]);
+  const set = g.opts.option?.('scratchsize');
+  const limit = set !== undefined && set !== 'unset' && Number.isFinite(Number(set)) ? Number(set) : scratchBytes(g.opts.strsize);
+  if (n !== null && BigInt.asUintN(64, n) > BigInt(limit))
+    throw err('D_ALLOCA_SIZE', `alloca(${BigInt.asUintN(64, n)}) size larger than scratchsize ${limit}`, e);
+}
+
 export function callSubroutine(g: DifoGen, e: A.Call): Val {
-  if (e.callee.kind !== 'Identifier') throw err('D_CALL_INVAL', 'invalid function call', e);
-  const name = e.callee.name;
+  const callee = e.callee;
+  if (callee.kind === 'Aggregation') throw err('D_FUNC_UNDEF', `undefined function name: @${callee.name}`, e);
+  if (callee.kind !== 'Identifier') throw err('D_FUNC_IDENT', 'function designator is not of function type', e);
+  const name = callee.name;
+  if (callee.module !== undefined) throw err('D_FUNC_UNDEF', `undefined function name: \`${name}`, e);
   const proto = SUBROUTINE_BY_NAME.get(name);
   if (proto?.unavailable) throw err('D_IDENT_UNSUPP', `subroutine ${name}( ) is not available on Linux: ${proto.unavailable}`, e);
+  if (!proto && BUILTIN_IDENTS.has(name) && name !== 'progenyof') {
+    const kind = name === 'args' ? 'associative array' : name === 'uregs' ? 'array' : 'scalar';
+    throw err('D_FUNC_IDKIND', `${kind} '${name}' may not be referenced as a function`, e);
+  }
+  if (!proto && (g.cg.types.inlines.has(name) || g.cg.types.enumerators.has(name)))
+    throw err('D_FUNC_IDENT', 'function designator is not of function type', e);
   // copyout() and copyoutstr() are destructive actions (destructive.ts), not values.
   if (!proto || proto.destructive) throw err('D_FUNC_UNDEF', `undefined function name: ${name}`, e);
   const min = proto.args.length - (proto.optional ?? 0);
   const mismatch = protoLenMessage(name, e.args.length, min, proto.args.length);
   if (mismatch) throw err('D_PROTO_LEN', mismatch, e);
+  if (name === 'alloca') allocaSize(g, e);
   // Evaluate every argument first, then push them together, so nested calls do not interleave.
   const vals = e.args.map((a, i) => {
     const v = g.expr(a);

@@ -12,11 +12,12 @@ import { encodeLoad, encodeR } from '../dif/builder.js';
 import type * as A from './ast.js';
 import { DifoGen, type Val, err } from './codegen.js';
 import { DtraceError } from './errors.js';
+import { constValue } from './aggregations.js';
 import { checkTranslatedInline, translatedMember } from './translators.js';
 import { lookupKernelSymbol } from './ksyms.js';
 import { PTRDIFF_T, SIZE_T, isStringCompatible, sizeOf, type TypeScope } from './ctypes.js';
 import {
-  BUILTINS, INT, STRING, isByRef, isInteger, isScalar, pointerTo, typeName, type DType,
+  AGGREGATION_TYPE, BUILTINS, INT, STRING, isByRef, isInteger, isScalar, pointerTo, typeName, type DType,
 } from './types.js';
 
 /** An object in memory: its address in `reg`, and for bit-fields where the bits are. */
@@ -185,6 +186,12 @@ function indexPlace(g: DifoGen, e: A.Index): Place {
   if (e.keys.length !== 1) {
     g.release(base.reg);
     throw err('D_ARR_BADREF', `cannot access ${describe(e.base)} as an associative array`, e);
+  }
+  if (base.type.kind === 'array') {
+    // A constant index must lie inside a declared array (the index shown as unsigned, as DTrace does).
+    const c = constValue(e.keys[0], scope(g));
+    if (c !== null && base.type.count > 0 && BigInt.asUintN(64, c) >= BigInt(base.type.count))
+      throw err('D_ARR_BOUNDS', `index outside array bounds: ${BigInt.asUintN(64, c)}, max is ${base.type.count}`, e);
   }
   const idx = g.expr(e.keys[0]);
   const sum = addPointer(g, '+', base, idx, e);
@@ -395,7 +402,7 @@ export function cast(g: DifoGen, e: A.Cast): Val {
   const from = v.type;
   const ok =
     sameType(to, from) ||
-    (isScalar(to) && (isScalar(from) || from.kind === 'function')) ||
+    (isScalar(to) && (isScalar(from) || (from.kind === 'function' && from !== AGGREGATION_TYPE))) ||
     to.kind === 'void' ||
     (to.kind === 'pointer' && isPointerLike(from)) ||
     (to.kind === 'string' && (isScalar(from) || isPointerLike(from) || isStringCompatible(from, scope(g))));

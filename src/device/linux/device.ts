@@ -15,7 +15,7 @@ import type { Probe } from '../../providers/provider.js';
 import { ProbeRegistry } from '../../providers/registry.js';
 import { eventId } from '../../providers/tracefs.js';
 import { BPF_F_TEST_RUN_ON_CPU, native } from '../native.js';
-import { numericOption, optionValue, tracedCpu } from '../../options.js';
+import { numericOption, optionValue, scratchBytes, tracedCpu } from '../../options.js';
 import type {
   AggregationDescription, AggregationEntry, CpuBuffer, Device, EnableResult, EnabledProbe,
   RecordDescription,
@@ -746,7 +746,7 @@ function memLayout(strsize: number, maxData: number, maxKey: number, probeInfoWo
   const key = take(maxKey), aggIncr = take(8);
   const bufMax = RECORD_HEADER_SIZE + roundUp(maxData, 8);
   const buf = take(bufMax);
-  const scratchMax = 8 * roundUp(Math.max(strsize, 16), 8);
+  const scratchMax = scratchBytes(strsize);
   const scratch = take(scratchMax);
   const probeInfo = take(4 * probeInfoWords);
   const errorArea = take(ERROR_AREA_SIZE);
