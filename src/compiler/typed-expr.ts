@@ -17,7 +17,7 @@ import { checkTranslatedInline, translatedMember } from './translators.js';
 import { lookupKernelSymbol } from './ksyms.js';
 import { PTRDIFF_T, SIZE_T, isStringCompatible, sizeOf, type TypeScope } from './ctypes.js';
 import {
-  AGGREGATION_TYPE, BUILTINS, INT, STRING, isByRef, isInteger, isScalar, pointerTo, typeName, type DType,
+  AGGREGATION_TYPE, BUILTINS, INT, intType, STRING, isByRef, isInteger, isScalar, pointerTo, typeName, type DType,
 } from './types.js';
 
 /** An object in memory: its address in `reg`, and for bit-fields where the bits are. */
@@ -178,11 +178,19 @@ export function isPointerIndex(g: DifoGen, e: A.Index): boolean {
   if (base.kind !== 'Identifier') return true;
   if (base.module !== undefined || BUILTINS.has(base.name) || scope(g).inlines.has(base.name)) return true;
   const gl = g.cg.global(base.name);
-  return gl !== undefined && isPointerLike(gl.type);
+  return gl !== undefined && (isPointerLike(gl.type) || gl.type.kind === 'string');
+}
+
+/**
+ * A D string as the char pointer it is held by (strings are passed by address), for indexing and
+ * pointer arithmetic: `execname[0]`, `s + 1` (a `char *`), as DTrace allows them.
+ */
+function asCharPointer(v: Val): Val {
+  return v.type.kind === 'string' ? { reg: v.reg, type: pointerTo(intType(1, true, 'char')) } : v;
 }
 
 function indexPlace(g: DifoGen, e: A.Index): Place {
-  const base = g.expr(e.base);
+  const base = asCharPointer(g.expr(e.base));
   if (e.keys.length !== 1) {
     g.release(base.reg);
     throw err('D_ARR_BADREF', `cannot access ${describe(e.base)} as an associative array`, e);
@@ -358,6 +366,10 @@ function pointersCompatible(g: DifoGen, a: DType, b: DType): boolean {
  */
 export function typedArith(g: DifoGen, op: A.BinaryOperator, l: Val, r: Val, at: A.Expression): Val | null {
   const plain = (t: DType) => t.kind === 'int' || t.kind === 'string';
+  const integral = (t: DType) => t.kind === 'int' || t.kind === 'enum';
+  if ((op === '+' && l.type.kind === 'string' && integral(r.type)) || (op === '-' && l.type.kind === 'string' && integral(r.type)) ||
+      (op === '+' && integral(l.type) && r.type.kind === 'string'))
+    return addPointer(g, op, asCharPointer(l), asCharPointer(r), at);
   if (plain(l.type) && plain(r.type)) return null;
   if (op === '+' || op === '-') {
     if (isPointerLike(l.type) || isPointerLike(r.type)) return addPointer(g, op, l, r, at);
