@@ -190,7 +190,12 @@ function asCharPointer(v: Val): Val {
 }
 
 function indexPlace(g: DifoGen, e: A.Index): Place {
+  g.cg.vars.checkLocalIndex(e);
   const base = asCharPointer(g.expr(e.base));
+  if (!isPointerLike(base.type) && e.base.kind === 'ClauseLocal') {
+    g.release(base.reg);
+    throw err('D_DEREF_NONPTR', 'cannot dereference non-pointer type', e);
+  }
   if (e.keys.length !== 1) {
     g.release(base.reg);
     throw err('D_ARR_BADREF', `cannot access ${describe(e.base)} as an associative array`, e);

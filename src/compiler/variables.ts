@@ -60,6 +60,16 @@ export class Variables {
     return this.cg.global(e.base.name) === undefined;
   }
 
+  /**
+   * `this->a[k]`: clause-locals are never associative arrays; indexing one is pointer or array
+   * indexing, so indexing one with no type yet is D_ARR_LOCAL.
+   */
+  checkLocalIndex(e: A.Index): void {
+    if (e.base.kind !== 'ClauseLocal') return;
+    if (!this.locals.get(e.base.name)?.type)
+      throw err('D_ARR_LOCAL', `local variables may not be used as associative arrays: ${e.base.name}`, e);
+  }
+
   /** A global scalar reference must not name an associative array. */
   checkScalarName(name: string, at: A.Position): void {
     if (this.arrays.has(name))
