@@ -16,7 +16,9 @@ import type { ActionDescription } from '../dof/program.js';
 import type { Difo } from '../dif/difo.js';
 import type * as A from './ast.js';
 import { type CodeGenerator, type CodegenOptions, DifoGen, err } from './codegen.js';
-import { INT, LONG, VOID, isInteger, typeName, type DType } from './types.js';
+import { AGGREGATION_TYPE, INT, LONG, VOID, isInteger, typeName, type DType } from './types.js';
+import { ACTION_PROTOTYPES } from '../dif/subroutines.js';
+import { protoArgMessage } from './errors.js';
 import type { TypeScope } from './ctypes.js';
 import { type ArgType, validateFormat } from '../abi/printf-format.js';
 import { STACK_TYPE, isStackCall, stackAction } from './stacks.js';
@@ -106,6 +108,8 @@ export class AggregationCodegen {
       const g = new DifoGen(this.cg, this.opts);
       const v = g.expr(k);
       if (v.type.kind === 'void') throw err('D_AGG_SCALAR', `${shown} key must be of scalar type`, k);
+      if (v.type === AGGREGATION_TYPE)
+        throw err('D_KEY_TYPE', `aggregation expression may not be used as aggregation index: key #${keyTypes.length + 1}`, k);
       keyTypes.push(v.type);
       actions.push(plain(D.DTRACEACT_DIFEXPR, g.finish(v, v.type)));
     }
@@ -129,10 +133,15 @@ export class AggregationCodegen {
       const g = new DifoGen(this.cg, this.opts);
       const v = g.expr(call.args[0]);
       if (!isScalar(v.type))
-        throw err('D_PROTO_ARG', `${func}( ) argument #1 is incompatible with prototype:\n\tprototype: uint64_t\n\t argument: ${typeName(v.type)}`, call);
+        throw err('D_AGG_SCALAR', `${func}( ) argument #1 must be of scalar type`, call);
       difo = g.finish(v, LONG);
     }
     actions.push({ kind: spec.kind, difo, ntuple, arg, uarg: BigInt(info.id), aggName: name });
+  }
+
+  /** Has an aggregation of this name been assigned (so far in the program)? */
+  declared(name: string): boolean {
+    return this.aggs.has(name);
   }
 
   /** printa, clear, trunc, normalize, denormalize; false when `name` is none of them. */
@@ -145,12 +154,7 @@ export class AggregationCodegen {
     const args = call.args;
     const argc = args.length;
     const tagBase = name === 'denormalize' ? 'NORMALIZE' : name.toUpperCase();
-    if (name === 'clear' && argc !== 1)
-      throw err('D_CLEAR_PROTO', `clear( ) prototype mismatch: ${argc} args passed, 1 expected`, call);
-    if ((name === 'normalize' && argc !== 2) || (name === 'denormalize' && argc !== 1))
-      throw err('D_NORMALIZE_PROTO', `${name}( ) prototype mismatch: ${argc} args passed, ${name === 'normalize' ? 2 : 1} expected`, call);
-    if (name === 'trunc' && (argc < 1 || argc > 2))
-      throw err('D_TRUNC_PROTO', `trunc( ) prototype mismatch: ${argc} args passed, ${argc < 1 ? 'at least 1' : 'no more than 2'} expected`, call);
+    // The count was checked against ACTION_PROTOTYPES (codegen.ts) before this.
     const info = this.aggregationArg(args[0], name, 1, `D_${tagBase}_AGGARG`, `D_${tagBase}_AGGBAD`, call);
     const act = LIBACTS[name];
     actions.push({ ...plain(D.DTRACEACT_LIBACT, this.constant(info.id, call)), arg: BigInt(act) });
@@ -159,7 +163,8 @@ export class AggregationCodegen {
       if (argc === 2) {
         const g = new DifoGen(this.cg, this.opts);
         const v = g.expr(args[1]);
-        if (!isScalar(v.type)) throw err(`D_${tagBase}_SCALAR`, `${name}( ) argument #2 must be of scalar type`, call);
+        if (!isScalar(v.type))
+          throw err('D_PROTO_ARG', protoArgMessage(name, 2, ACTION_PROTOTYPES.get(name)!.args[1], typeName(v.type)), call);
         difo = g.finish(v, LONG);
       } else {
         difo = this.constant(0, call);
@@ -241,7 +246,7 @@ export class AggregationCodegen {
     const limit = constValue(a2, this.cg.types);
     if (limit === null) throw err('D_LQUANT_LIMTYPE', 'lquantize( ) argument #2 must be an integer constant', a2);
     if (limit < -0x80000000n || limit > 0x7fffffffn) throw err('D_LQUANT_LIMVAL', 'lquantize( ) argument #2 must be a 32-bit quantity', a2);
-    if (limit < base) throw err('D_LQUANT_MISMATCH', 'lquantize( ) base (argument #1) must be less than limit (argument #2)', call);
+    if (limit <= base) throw err('D_LQUANT_MISMATCH', 'lquantize( ) base (argument #1) must be less than limit (argument #2)', call);
     let step = 1n;
     if (a3) {
       const s = constValue(a3, this.cg.types);

@@ -14,10 +14,11 @@ import {
 import type { ActionDescription, EcbDescription, ProbeDescription } from '../dof/program.js';
 import type { Difo } from '../dif/difo.js';
 import type * as A from './ast.js';
-import { DtraceError } from './errors.js';
+import { DtraceError, protoArgMessage, protoLenMessage } from './errors.js';
+import { ACTION_PROTOTYPES, actionArity } from '../dif/subroutines.js';
 import {
   BUILTINS, INT, LONG, STRING, ULONG, VOID, arithmetic, difType, intType, isInteger, isUnsigned,
-  promote, typeName, type DType,
+  promote, typeName, type DType, AGGREGATION_TYPE,
 } from './types.js';
 import { type ArgType, resolveSignedness, validateFormat } from '../abi/printf-format.js';
 import { callSubroutine } from './subroutines.js';
@@ -193,22 +194,22 @@ export class CodeGenerator {
   /** An action call; false when the name is not an action. */
   private action(call: A.Call, name: string, actions: ActionDescription[]): boolean {
     const args = call.args;
-    const proto = (n: number, shown: string) => {
-      if (args.length !== n)
-        throw err('D_PROTO_LEN', `${name}( ) prototype mismatch: ${args.length} arg${args.length === 1 ? '' : 's'} passed, ${n} expected`, call);
-      void shown;
-    };
+    // The count is checked against the action's prototype before anything else, as DTrace does.
+    const prototype = ACTION_PROTOTYPES.get(name);
+    if (prototype) {
+      const mismatch = protoLenMessage(name, args.length, ...actionArity(prototype));
+      if (mismatch) throw err('D_PROTO_LEN', mismatch, call);
+    }
     switch (name) {
       case 'trace': {
-        proto(1, 'void(@)');
         const g = new DifoGen(this, this.opts);
         const v = g.expr(args[0]);
         if (v.type.kind === 'void') throw err('D_TRACE_VOID', 'trace( ) may not be applied to a void expression', call);
+        if (v.type === AGGREGATION_TYPE) throw err('D_TRACE_DYN', 'trace( ) may not be applied to a dynamic expression', call);
         actions.push(action(D.DTRACEACT_DIFEXPR, g.finish(v, v.type)));
         return true;
       }
       case 'exit': {
-        proto(1, 'void(int)');
         const g = new DifoGen(this, this.opts);
         const v = g.expr(args[0]);
         if (!isInteger(v.type)) throw err('D_PROTO_ARG', 'exit( ) argument #1 is incompatible with prototype:\n\tprototype: int\n\t argument: ' + typeName(v.type), call);
@@ -216,10 +217,8 @@ export class CodeGenerator {
         return true;
       }
       case 'printf': {
-        if (args.length === 0) throw err('D_PRINTF_FMT', 'printf( ) prototype mismatch: 0 args passed, 1 expected', call);
         const fmt = args[0];
-        if (fmt.kind !== 'StringLiteral')
-          throw err('D_PRINTF_FMT', 'printf( ) argument #1 is incompatible with prototype:\n\tprototype: string constant\n\t argument: expression', call);
+        if (fmt.kind !== 'StringLiteral') formatNotConstant(this, 'printf', fmt, true);
         const vals: DifoResult[] = args.slice(1).map((a) => {
           const g = new DifoGen(this, this.opts);
           const v = g.expr(a);
@@ -285,6 +284,16 @@ export class CodeGenerator {
     if (!g) this.globals.set(name, (g = { id: this.nextGlobal++, type }));
     return g;
   }
+}
+
+/**
+ * printf()'s or system()'s format that is not a string literal: printf's prototype wants a string
+ * (D_PROTO_ARG for anything else), and both want a string constant (D_PRINTF_ARG_FMT).
+ */
+export function formatNotConstant(cg: CodeGenerator, name: string, fmt: A.Expression, typed: boolean): never {
+  const t = cg.difoGen().expr(fmt).type;
+  if (typed && t.kind !== 'string') throw err('D_PROTO_ARG', protoArgMessage(name, 1, 'string', typeName(t)), fmt);
+  throw err('D_PRINTF_ARG_FMT', protoArgMessage(name, 1, 'string constant', typeName(t)), fmt);
 }
 
 interface DifoResult {
@@ -469,6 +478,14 @@ export class DifoGen {
         return this.cg.vars.load(this, e);
       case 'Xlate':
         return translatedValue(this, e);
+      case 'Aggregation': {
+        // An aggregation has no value in an expression: it is typed "aggregation" so that each
+        // use is refused as DTrace refuses it (operands, casts, prototypes, printf conversions).
+        if (!this.cg.aggregations.declared(e.name))
+          throw err('D_IDENT_UNDEF', `failed to resolve @${e.name}: Unknown variable name`, e);
+        if (e.keys && e.keys.length > 0) for (const k of e.keys) this.release(this.expr(k).reg);
+        return { reg: 0, type: AGGREGATION_TYPE };
+      }
       default:
         if (e.kind === 'Index' && isArgsReference(e)) return argsElement(this, e);
         if (e.kind === 'Index' && isRegisterReference(e)) return registerElement(this, e);
@@ -583,6 +600,8 @@ export class DifoGen {
     if (e.op === '=') {
       v = this.expr(e.value);
       if (v.type.kind === 'void') throw err('D_OP_VOID', 'operator = cannot be applied to a void expression', e);
+      if (v.type === AGGREGATION_TYPE)
+        throw err('D_OP_INCOMPAT', `operands have incompatible types: "${g ? typeName(g.type) : 'scalar'}" = "aggregation"`, e);
       if (!g) g = this.cg.declareGlobal(t.name, v.type.kind === 'int' ? promoteStore(v.type) : v.type);
       else if ((g.type.kind === 'string') !== (v.type.kind === 'string') || !T.assignable(this, g.type, v, e.value))
         throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(g.type)}" = "${typeName(v.type)}"`, e);

@@ -127,6 +127,16 @@ export class TypeScope {
   /** For the parser: is `name` a typedef name (program, D built-in, or kernel)? */
   isTypeName(name: string): boolean {
     if (this.isDTypeName(name)) return true;
+    // A type scoped by its module: D`int, D`uint64_t (D's own types), vmlinux`uint32_t.
+    const tick = name.lastIndexOf('`');
+    if (tick > 0) {
+      const module = name.slice(0, tick), base = name.slice(tick + 1);
+      if (module === 'D') return base in BASE_TYPES || base in D_TYPEDEFS;
+      if (!/^[A-Za-z_]\w*$/.test(module) || !/^[A-Za-z_]\w*$/.test(base)) return false;
+      if (module !== 'vmlinux' && module !== 'genunix' && module !== 'unix') return false;
+      const kbtf = this.btf();
+      return kbtf !== undefined && kbtf.find(base, 'typedef') !== undefined;
+    }
     const btf = this.btf();
     return btf !== undefined && btf.find(name, 'typedef') !== undefined;
   }
@@ -258,6 +268,12 @@ export class TypeScope {
   }
 
   private typedef(name: string, module: string | undefined, at: At): DType {
+    // D`int, D`string: D's own types by module name (BASE_TYPES holds the keyword types).
+    if (module === 'D') {
+      const own = BASE_TYPES[name] ?? D_TYPEDEFS[name];
+      if (!own) fail('D_TYPE_ERR', `failed to resolve type D\`${name}: Unknown type name`, at);
+      return own;
+    }
     if (module === undefined) {
       const own = this.typedefs.get(name) ?? D_TYPEDEFS[name];
       if (own) return own;

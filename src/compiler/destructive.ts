@@ -13,7 +13,7 @@ import type { ActionDescription, Program } from '../dof/program.js';
 import type { Difo } from '../dif/difo.js';
 import { resolveSignedness, validateFormat } from '../abi/printf-format.js';
 import type * as A from './ast.js';
-import { type CodeGenerator, type DifoGen, type Val, err, printfArgType } from './codegen.js';
+import { type CodeGenerator, type DifoGen, type Val, err, formatNotConstant, printfArgType } from './codegen.js';
 import { INT, VOID, isInteger, typeName, type DType } from './types.js';
 
 /** Why panic() and breakpoint() cannot apply on Linux. */
@@ -76,10 +76,8 @@ export function destructiveAction(cg: CodeGenerator, call: A.Call, name: string,
 function system(cg: CodeGenerator, call: A.Call, actions: ActionDescription[], name: 'system' | 'freopen'): void {
   const args = call.args;
   const kind = name === 'system' ? D.DTRACEACT_SYSTEM : D.DTRACEACT_FREOPEN;
-  if (args.length === 0) throw err('D_PRINTF_FMT', `${name}( ) prototype mismatch: 0 args passed, 1 expected`, call);
   const fmt = args[0];
-  if (fmt.kind !== 'StringLiteral')
-    throw err('D_PRINTF_FMT', `${name}( ) argument #1 is incompatible with prototype:\n\tprototype: string constant\n\t argument: expression`, call);
+  if (fmt.kind !== 'StringLiteral') formatNotConstant(cg, name, fmt, false);
   const vals = args.slice(1).map((a) => {
     const g = cg.difoGen();
     const v = g.expr(a);

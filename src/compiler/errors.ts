@@ -101,3 +101,20 @@ export function formatCompileError(err: DtraceError, options: FormatOptions): st
     : `invalid probe specifier ${options.source}`;
   return `${program}: ${what}: ${compileErrorMessage(err, options.mode, options.errtags)}`;
 }
+
+/**
+ * A call's argument count against its prototype (D_PROTO_LEN), worded as DTrace words it:
+ * "N args passed, M expected" for a fixed count, "at least M" when too few of a prototype with
+ * optional or variable arguments were passed, "at most M" when too many ("1 arg", not "1 args").
+ * `max` is Infinity for variable arguments. Returns the message, or null when the count fits.
+ */
+export function protoLenMessage(name: string, passed: number, min: number, max = min, brackets = '( )'): string | null {
+  if (passed >= min && passed <= max) return null;
+  const want = min === max ? `${min}` : passed < min ? `at least ${min}` : `at most ${max}`;
+  return `${name}${brackets} prototype mismatch: ${passed} arg${passed === 1 ? '' : 's'} passed, ${want} expected`;
+}
+
+/** An argument that does not fit its prototype (D_PROTO_ARG), showing both types. */
+export function protoArgMessage(name: string, argn: number, prototype: string, argument: string): string {
+  return `${name}( ) argument #${argn} is incompatible with prototype:\n\tprototype: ${prototype}\n\t argument: ${argument}`;
+}

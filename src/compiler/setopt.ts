@@ -11,10 +11,7 @@ import { INT, STRING, typeName } from './types.js';
 
 export function setoptActions(cg: CodeGenerator, call: A.Call, actions: ActionDescription[]): void {
   const args = call.args;
-  if (args.length < 1 || args.length > 2) {
-    // libdtrace says "at least 1" for a prototype with an optional argument, even for too many.
-    throw err('D_PROTO_LEN', `setopt( ) prototype mismatch: ${args.length} arg${args.length === 1 ? '' : 's'} passed, at least 1 expected`, call);
-  }
+  // The count was checked against ACTION_PROTOTYPES (codegen.ts) before this.
   const setopt = (difo: ActionDescription['difo']): ActionDescription =>
     ({ kind: D.DTRACEACT_LIBACT, difo, ntuple: 0, arg: BigInt(D.DT_ACT_SETOPT), uarg: 0n });
   // Both arguments are checked before any action is made, as the prototype check comes first.
@@ -23,7 +20,7 @@ export function setoptActions(cg: CodeGenerator, call: A.Call, actions: ActionDe
     const v = g.expr(a);
     const k = v.type.kind;
     if (k !== 'string' && k !== 'pointer' && k !== 'array') {
-      throw err('D_PROTO_ARG', `setopt( ) argument #${i + 1} is incompatible with prototype:\n\tprototype: const char *\n\t argument: ${typeName(v.type)}`, a);
+      throw err('D_PROTO_ARG', `setopt( ) argument #${i + 1} is incompatible with prototype:\n\tprototype: char *\n\t argument: ${typeName(v.type)}`, a);
     }
     // A char pointer is a string by reference, as D passes strings.
     return g.finish(v, STRING);

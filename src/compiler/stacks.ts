@@ -15,6 +15,20 @@ import { type CodeGenerator, type CodegenOptions, DifoGen, err } from './codegen
 import { constValue } from './aggregations.js';
 import { ULONG, isInteger, typeName, type DType } from './types.js';
 import { optionDefault } from '../options.js';
+import { ACTION_PROTOTYPES, actionArity } from '../dif/subroutines.js';
+import { protoArgMessage, protoLenMessage } from './errors.js';
+
+/** stack()/ustack()/jstack()'s count against its prototype (also as an aggregation key). */
+function arity(name: string, n: number, call: A.Call): void {
+  const mismatch = protoLenMessage(name, n, ...actionArity(ACTION_PROTOTYPES.get(name)!));
+  if (mismatch) throw err('D_PROTO_LEN', mismatch, call);
+}
+
+/** A frame count or string size that is not an integer at all: the prototype's uint32_t. */
+function integerArg(cg: CodeGenerator, opts: CodegenOptions, name: string, args: A.Expression[], i: number): void {
+  const t = new DifoGen(cg, opts).expr(args[i]).type;
+  if (!isInteger(t)) throw err('D_PROTO_ARG', protoArgMessage(name, i + 1, ACTION_PROTOTYPES.get(name)!.args[i], typeName(t)), args[i]);
+}
 
 const SYMBOL_ACTIONS: Record<string, number> = {
   sym: D.DTRACEACT_SYM, func: D.DTRACEACT_SYM, mod: D.DTRACEACT_MOD,
@@ -48,8 +62,9 @@ export function stackAction(cg: CodeGenerator, opts: CodegenOptions, call: A.Cal
   const args = call.args;
   if (name === 'stack') {
     let frames = option(opts, 'stackframes');
-    if (args.length > 1) throw err('D_STACK_PROTO', 'stack( ) prototype mismatch: too many arguments', call);
+    arity(name, args.length, call);
     if (args.length === 1) {
+      integerArg(cg, opts, name, args, 0);
       const v = constValue(args[0], cg.types);
       if (v === null || v <= 0n) throw err('D_STACK_SIZE', 'stack( ) size must be a non-zero positive integral constant expression', call);
       frames = Number(v);
@@ -60,7 +75,8 @@ export function stackAction(cg: CodeGenerator, opts: CodegenOptions, call: A.Cal
     const java = name === 'jstack';
     let frames = option(opts, java ? 'jstackframes' : 'ustackframes');
     let strsize = java ? option(opts, 'jstackstrsize') : 0;
-    if (args.length > 2) throw err('D_USTACK_PROTO', `${name}( ) prototype mismatch: too many arguments`, call);
+    arity(name, args.length, call);
+    args.forEach((_, i) => integerArg(cg, opts, name, args, i));
     if (args.length >= 1) {
       const v = constValue(args[0], cg.types);
       if (v === null || v <= 0n) throw err('D_USTACK_FRAMES', `${name}( ) argument #1 must be a non-zero positive integer constant`, call);

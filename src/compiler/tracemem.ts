@@ -15,9 +15,7 @@ import { typeName } from './types.js';
 
 export function tracememActions(cg: CodeGenerator, call: A.Call, actions: ActionDescription[]): void {
   const args = call.args;
-  if (args.length < 2)
-    throw err('D_PROTO_LEN', `tracemem( ) prototype mismatch: ${args.length} arg${args.length === 1 ? '' : 's'} passed, 2 expected`, call);
-  if (args.length > 3) throw err('D_TRACEMEM_ARGS', 'tracemem ( ) prototype mismatch: expected at most 3 args', call);
+  // The count was checked against ACTION_PROTOTYPES (codegen.ts) before this.
 
   const size = constValue(args[1], cg.types);
   if (size === null || size <= 0n)

@@ -12,11 +12,12 @@ import { encodeLoad, encodeR } from '../dif/builder.js';
 import type * as A from './ast.js';
 import { DifoGen, type Val, err } from './codegen.js';
 import { DtraceError } from './errors.js';
+import { constValue } from './aggregations.js';
 import { checkTranslatedInline, translatedMember } from './translators.js';
 import { lookupKernelSymbol } from './ksyms.js';
 import { PTRDIFF_T, SIZE_T, isStringCompatible, sizeOf, type TypeScope } from './ctypes.js';
 import {
-  BUILTINS, INT, STRING, isByRef, isInteger, isScalar, pointerTo, typeName, type DType,
+  AGGREGATION_TYPE, BUILTINS, INT, intType, STRING, isByRef, isInteger, isScalar, pointerTo, typeName, type DType,
 } from './types.js';
 
 /** An object in memory: its address in `reg`, and for bit-fields where the bits are. */
@@ -166,14 +167,33 @@ export function isPointerIndex(g: DifoGen, e: A.Index): boolean {
   if (base.kind !== 'Identifier') return true;
   if (base.module !== undefined || BUILTINS.has(base.name) || scope(g).inlines.has(base.name)) return true;
   const gl = g.cg.global(base.name);
-  return gl !== undefined && isPointerLike(gl.type);
+  return gl !== undefined && (isPointerLike(gl.type) || gl.type.kind === 'string');
+}
+
+/**
+ * A D string as the char pointer it is held by (strings are passed by address), for indexing and
+ * pointer arithmetic: `execname[0]`, `s + 1` (a `char *`), as DTrace allows them.
+ */
+function asCharPointer(v: Val): Val {
+  return v.type.kind === 'string' ? { reg: v.reg, type: pointerTo(intType(1, true, 'char')) } : v;
 }
 
 function indexPlace(g: DifoGen, e: A.Index): Place {
-  const base = g.expr(e.base);
+  g.cg.vars.checkLocalIndex(e);
+  const base = asCharPointer(g.expr(e.base));
+  if (!isPointerLike(base.type) && e.base.kind === 'ClauseLocal') {
+    g.release(base.reg);
+    throw err('D_DEREF_NONPTR', 'cannot dereference non-pointer type', e);
+  }
   if (e.keys.length !== 1) {
     g.release(base.reg);
     throw err('D_ARR_BADREF', `cannot access ${describe(e.base)} as an associative array`, e);
+  }
+  if (base.type.kind === 'array') {
+    // A constant index must lie inside a declared array (the index shown as unsigned, as DTrace does).
+    const c = constValue(e.keys[0], scope(g));
+    if (c !== null && base.type.count > 0 && BigInt.asUintN(64, c) >= BigInt(base.type.count))
+      throw err('D_ARR_BOUNDS', `index outside array bounds: ${BigInt.asUintN(64, c)}, max is ${base.type.count}`, e);
   }
   const idx = g.expr(e.keys[0]);
   const sum = addPointer(g, '+', base, idx, e);
@@ -340,6 +360,10 @@ function pointersCompatible(g: DifoGen, a: DType, b: DType): boolean {
  */
 export function typedArith(g: DifoGen, op: A.BinaryOperator, l: Val, r: Val, at: A.Expression): Val | null {
   const plain = (t: DType) => t.kind === 'int' || t.kind === 'string';
+  const integral = (t: DType) => t.kind === 'int' || t.kind === 'enum';
+  if ((op === '+' && l.type.kind === 'string' && integral(r.type)) || (op === '-' && l.type.kind === 'string' && integral(r.type)) ||
+      (op === '+' && integral(l.type) && r.type.kind === 'string'))
+    return addPointer(g, op, asCharPointer(l), asCharPointer(r), at);
   if (plain(l.type) && plain(r.type)) return null;
   if (op === '+' || op === '-') {
     if (isPointerLike(l.type) || isPointerLike(r.type)) return addPointer(g, op, l, r, at);
@@ -384,7 +408,7 @@ export function cast(g: DifoGen, e: A.Cast): Val {
   const from = v.type;
   const ok =
     sameType(to, from) ||
-    (isScalar(to) && (isScalar(from) || from.kind === 'function')) ||
+    (isScalar(to) && (isScalar(from) || (from.kind === 'function' && from !== AGGREGATION_TYPE))) ||
     to.kind === 'void' ||
     (to.kind === 'pointer' && isPointerLike(from)) ||
     (to.kind === 'string' && (isScalar(from) || isPointerLike(from) || isStringCompatible(from, scope(g))));

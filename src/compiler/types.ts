@@ -21,6 +21,9 @@ export type DType =
   /** A function (only meaningful behind a pointer). */
   | { kind: 'function'; name: string };
 
+/** What an @aggregation is in an expression: no value, a type DTrace calls "aggregation". */
+export const AGGREGATION_TYPE: DType = { kind: 'function', name: 'aggregation' };
+
 /** One member of a struct or union; offsets from the start of the struct. */
 export interface MemberInfo {
   name: string;

@@ -60,6 +60,16 @@ export class Variables {
     return this.cg.global(e.base.name) === undefined;
   }
 
+  /**
+   * `this->a[k]`: clause-locals are never associative arrays; indexing one is pointer or array
+   * indexing, so indexing one with no type yet is D_ARR_LOCAL.
+   */
+  checkLocalIndex(e: A.Index): void {
+    if (e.base.kind !== 'ClauseLocal') return;
+    if (!this.locals.get(e.base.name)?.type)
+      throw err('D_ARR_LOCAL', `local variables may not be used as associative arrays: ${e.base.name}`, e);
+  }
+
   /** A global scalar reference must not name an associative array. */
   checkScalarName(name: string, at: A.Position): void {
     if (this.arrays.has(name))
@@ -85,7 +95,11 @@ export class Variables {
       // Structs, unions and arrays are copied into the variable by value, as strings are.
       const byRef = (t: DType) => t.kind === 'struct' || t.kind === 'array';
       if (v.type === null) v.type = val.type;
-      else if (((v.type.kind === 'string') !== (val.type.kind === 'string') && !(v.scope !== 'local' && nullToString(v.type, e.value))) ||
+      else if (v.scope !== 'local' && v.type.kind === 'struct' && isNullConstant(e.value)) {
+        // Assigning 0 to a struct- or union-valued dynamic variable deletes it, as for scalars.
+        this.emitStore(g, target, v, val.reg);
+        return { reg: val.reg, type: v.type };
+      } else if (((v.type.kind === 'string') !== (val.type.kind === 'string') && !(v.scope !== 'local' && nullToString(v.type, e.value))) ||
         ((byRef(v.type) || byRef(val.type)) && !sameType(v.type, val.type)))
         throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(v.type)}" = "${typeName(val.type)}"`, e);
       this.emitStore(g, target, v, val.reg);

@@ -1,4 +1,4 @@
-/* setopt() takes one or two strings: void setopt(const char *, [const char *]). */
+/* setopt() takes one or two strings: void setopt(char *, [char *]), as the reference DTrace shows it. */
 BEGIN
 {
 	setopt("quiet", 1);

@@ -1,2 +1,3 @@
 /* flags: -xerrtags */
-struct s { char *p : 3; }; BEGIN { exit(0); }
+/* Agrees with the reference DTrace (message, tag and exit status). */
+struct b { char *p:3; }; BEGIN { exit(0); }

@@ -1,2 +1,3 @@
 /* flags: -xerrtags */
-struct s { int a : 0; }; BEGIN { exit(0); }
+/* Agrees with the reference DTrace (message, tag and exit status). */
+struct b { int a:0; }; BEGIN { exit(0); }

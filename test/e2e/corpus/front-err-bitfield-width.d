@@ -1,0 +1,3 @@
+/* flags: -xerrtags */
+/* Agrees with the reference DTrace (message, tag and exit status). */
+struct b { int a:33; }; BEGIN { exit(0); }

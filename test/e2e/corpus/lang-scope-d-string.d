@@ -1,0 +1,3 @@
+/* flags: -q */
+/* Agrees with the reference DTrace (output and exit status). */
+BEGIN { printf("%d\n", sizeof (D`string)); exit(0); }
