@@ -284,10 +284,12 @@ export class LinuxDevice implements Device {
         type: keyed ? BPF_MAP_TYPE.PERCPU_HASH : BPF_MAP_TYPE.PERCPU_ARRAY,
         keySize: keyed ? keySize + (many ? 8 : 0) : 4,
         valueSize: first.valueSize,
-        maxEntries: keyed ? this.opts.aggsize * members.length : members.length,
-        // Distributions are large, and a shared hash holds aggsize entries for each aggregation:
-        // allocate entries as keys arrive, not all of them up front.
-        flags: keyed && (first.valueSize > 64 || many) ? BPF_F_NO_PREALLOC : 0,
+        // aggsize entries a map, shared by the aggregations in it (DTrace's aggsize, too, is
+        // the space of all of them). Distributions are large: allocate their entries as keys
+        // arrive, not aggsize of them up front. Others are preallocated: an insert in NMI
+        // context (profile probes) can fail to allocate.
+        maxEntries: keyed ? this.opts.aggsize : members.length,
+        flags: keyed && first.valueSize > 64 ? BPF_F_NO_PREALLOC : 0,
         name: many ? `dt_aggs${first.id}` : `dt_agg${first.id}`,
       });
       members.forEach((desc, i) => {
