@@ -220,7 +220,7 @@ export class Consumer {
           let args: Value[];
           ({ args, last: i } = printfArgs(recs, i, data));
           const text = formatPrintf(r.format ?? '', args, this.symbols);
-          if (r.action === D.DTRACEACT_SYSTEM) line = runSystem(text, line, this.opts.out);
+          if (r.action === D.DTRACEACT_SYSTEM) line = runSystem(text, line, this.opts.out, this.reopened.fd);
           else if (r.action === D.DTRACEACT_FREOPEN) line = this.reopened.reopen(text, line);
           else line += this.piece(text, ep, r);
           break;

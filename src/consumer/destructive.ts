@@ -5,10 +5,14 @@
 import { spawnSync } from 'node:child_process';
 import { closeSync, openSync, writeSync } from 'node:fs';
 
-/** Print `pending`, run `command`, and return the (empty) rest of the line. */
-export function runSystem(command: string, pending: string, out: (text: string) => void): string {
+/**
+ * Print `pending`, run `command`, and return the (empty) rest of the line. `stdout`: the file
+ * freopen() sent the output to, which the command writes to as well (freopen(3) reopens dtrace's
+ * own standard output, which the command inherits).
+ */
+export function runSystem(command: string, pending: string, out: (text: string) => void, stdout: number | null = null): string {
   if (pending) out(pending);
-  spawnSync('/bin/sh', ['-c', command], { stdio: 'inherit' });
+  spawnSync('/bin/sh', ['-c', command], { stdio: ['inherit', stdout ?? 'inherit', 'inherit'] });
   return '';
 }
 
@@ -18,7 +22,8 @@ export function runSystem(command: string, pending: string, out: (text: string) 
  * A file that cannot be opened is a warning, and the output stays where it was.
  */
 export class Reopened {
-  private fd: number | null = null;
+  /** The file freopen() opened, or null for dtrace's own output. */
+  fd: number | null = null;
 
   constructor(private readonly own: (text: string) => void, private readonly err: (text: string) => void) {}
 

@@ -1,7 +1,7 @@
 // The consumer on the real kernel with real workloads: -F flow indentation of pid and syscall
 // entry/return probes, and the record stream under a storm of events (nothing lost unreported).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT, dtrace, gcc, kernelUnavailable } from '../helpers/run.js';
@@ -129,5 +129,13 @@ describe.skipIf(skip)(`consumer${skip ? ` (skipped: ${skip})` : ''}`, () => {
     expect(n).toEqual(n.map((_, i) => i));
     expect(r.stdout.endsWith('end\n\n')).toBe(true);
     expect(r.stderr).toMatch(/^dtrace: \d+ drops? on CPU 0$/m);
+  });
+
+  test('freopen(): the rest of the record, later records, system() and the aggregations at exit go to the file', () => {
+    const file = path.join(work, 'freopen.out');
+    const r = dtrace(['-qw', '-n', `BEGIN { printf("one\\n"); freopen("${file}"); printf("two\\n"); trace(3); system("echo sys"); @a = count(); exit(0); }`]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe('one\n');
+    expect(readFileSync(file, 'utf8')).toBe('two\n3sys\n\n                1\n'); // as the reference DTrace for Linux writes it
   });
 });
