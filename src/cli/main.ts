@@ -12,7 +12,7 @@ import { formatBufferedPiece } from '../consumer/buffered.js';
 import type { BufferPolicyName } from '../consumer/bufpolicy.js';
 import { writeDof } from '../dof/writer.js';
 import { disassembleClauses } from '../dif/disasm.js';
-import { LinuxDevice, DeviceError } from '../device/linux/device.js';
+import { LinuxDevice, DeviceError, type DeviceDebug } from '../device/linux/device.js';
 import { probeRegistry, type ProbeRegistry } from '../providers/registry.js';
 import { listProbes, type ListSpec } from '../providers/listing.js';
 import { CUMULATIVE, isSet, numericOption, OptionError, optionValue, parseOptionValue } from '../options.js';
@@ -471,7 +471,7 @@ async function trace({ s, mode, compiled, registry, procs, output, signals, noti
   // The device takes the program's options from its DOF; only the verifier log's wish is its own:
   // -v, -x debug, or DTrace for Linux's -x bpflog.
   const verifierLog = s.verbose > 0 || isSet(options, 'debug') || isSet(options, 'bpflog');
-  const device = new LinuxDevice(registry, { verbose: verifierLog });
+  const device = new LinuxDevice(registry, { verbose: verifierLog, debug: deviceDebug() });
   process.on('exit', () => device.close());
   const cannotEnable = (e: unknown): Fatal => {
     device.close();
@@ -558,6 +558,17 @@ async function trace({ s, mode, compiled, registry, procs, output, signals, noti
   procs.release();
   output.close();
   return consumer.exitStatus ?? 0;
+}
+
+/** The device's developer switches, from the environment: dtrace(1) is the one reader of it. */
+function deviceDebug(): DeviceDebug {
+  const env = process.env;
+  return {
+    printPrograms: !!env.DTRACE_DEBUG_BPF,
+    noOptimize: !!env.DTRACE_BPF_NOOPT,
+    stats: !!env.DTRACE_BPF_STATS,
+    rejectClause: Number(env.DTRACE_TEST_REJECT_CLAUSE ?? 0),
+  };
 }
 
 /** A failure to load or attach: "could not enable tracing", with the verifier's log if asked. */

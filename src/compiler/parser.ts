@@ -174,6 +174,16 @@ class LazyLookahead extends LLkLookaheadStrategy {
   }
 }
 
+/**
+ * Chevrotain's checks of the grammar itself, skipped at run time (they cost start-up time and
+ * find nothing in a grammar that passed them); the tests turn them on (test/helpers/setup.ts).
+ */
+let validateGrammar = false;
+
+export function checkGrammarWhenBuilt(): void {
+  validateGrammar = true;
+}
+
 class DParser extends EmbeddedActionsParser {
   /** Script typedef names (grows as typedefs are parsed). */
   typeNames = new Set<string>();
@@ -190,7 +200,7 @@ class DParser extends EmbeddedActionsParser {
       recoveryEnabled: false,
       maxLookahead: 3,
       lookaheadStrategy: new LazyLookahead({ maxLookahead: 3 }),
-      skipValidations: !process.env.DTRACE_VALIDATE_GRAMMAR,
+      skipValidations: !validateGrammar,
     });
     this.performSelfAnalysis();
   }

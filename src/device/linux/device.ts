@@ -70,6 +70,19 @@ interface TracingOptions {
 /** What the device is told besides the DOF. */
 export interface LinuxDeviceOptions {
   verbose: boolean; // the verifier's log on errors (-v, -x debug, -x bpflog)
+  debug?: DeviceDebug;
+}
+
+/** Developers' switches: dtrace(1) sets them from DTRACE_DEBUG_BPF, DTRACE_BPF_NOOPT, DTRACE_BPF_STATS and DTRACE_TEST_REJECT_CLAUSE. */
+export interface DeviceDebug {
+  /** Print each BPF program as it is translated. */
+  printPrograms?: boolean;
+  /** No register allocation, fused comparisons or peephole passes. */
+  noOptimize?: boolean;
+  /** Print each program's size and the verifier's processed-instruction count. */
+  stats?: boolean;
+  /** Make clause N's program unverifiable (tests of the rejection message). */
+  rejectClause?: number;
 }
 
 /**
@@ -360,7 +373,7 @@ export class LinuxDevice implements Device {
           memFd, globalsFd, strtabFd, eventsFd, mem, strsize, difoStrtab,
           probeStrings: probeStrings.get(probe.id)!, probeId: probe.id, globals, writableGlobals,
           activityOffset: 0, aggregations, aggInitFd, aggDropsFd: this.aggDropsFd, task: needsTask ? taskOffsets() : null, walltimeOffsetNs,
-          errno: probe.errno, vars, shared: shared?.shared, spec: this.spec?.env, errorProbe, cpu: this.opts.cpu, cpuinfoFd,
+          errno: probe.errno, vars, shared: shared?.shared, spec: this.spec?.env, errorProbe, cpu: this.opts.cpu, cpuinfoFd, debug: this.settings.debug,
           contextTask: probe.attach.kind === 'rawTracepoint' && probe.attach.taskArg !== undefined
             ? { arg: probe.attach.taskArg, fields: taskFields() } : undefined,
           // A raw tracepoint program runs from bpf_trace_runN, called by the traced function.
@@ -668,7 +681,7 @@ export class LinuxDevice implements Device {
     const multi = probe.attach.kind === 'uprobe' && uprobeMultiSupported() ? { expectedAttachType: BPF_TRACE_UPROBE_MULTI } : {};
     const attempt: LoadAttempt = (code, withLog, ps) => {
       try {
-        const fd = native.progLoad({ type, insns: sabotageForTest(code, ps), license: 'GPL', name: progName(probe), logLevel: withLog ? 1 : 0, ...multi });
+        const fd = native.progLoad({ type, insns: sabotageForTest(code, ps, this.settings.debug?.rejectClause), license: 'GPL', name: progName(probe), logLevel: withLog ? 1 : 0, ...multi });
         native.close(fd);
         return { ok: true };
       } catch (e) {
@@ -676,11 +689,11 @@ export class LinuxDevice implements Device {
       }
     };
     try {
-      const fd = native.progLoad({ type, insns: plans ? sabotageForTest(insns, plans) : insns, license: 'GPL', name: progName(probe), logLevel: this.settings.verbose ? 1 : 0, ...multi });
+      const fd = native.progLoad({ type, insns: plans ? sabotageForTest(insns, plans, this.settings.debug?.rejectClause) : insns, license: 'GPL', name: progName(probe), logLevel: this.settings.verbose ? 1 : 0, ...multi });
       this.fds.push(fd);
-      // DTRACE_BPF_STATS=1: each program's size and the verifier's processed instructions
-      // (scripts/bench reports them beside the load time).
-      if (process.env.DTRACE_BPF_STATS)
+      // Each program's size and the verifier's processed instructions (DTRACE_BPF_STATS=1;
+      // scripts/bench reports them beside the load time).
+      if (this.settings.debug?.stats)
         process.stderr.write(`dtrace: BPF program for '${describe(probe)}': ${insns.length / 8} instructions, verifier processed ${native.progVerifiedInsns(fd)}\n`);
       return fd;
     } catch (e) {

@@ -18,9 +18,8 @@ const STRERROR: Record<string, string> = {
 
 export type LoadAttempt = (insns: Buffer, withLog: boolean, plans: EcbPlan[]) => { ok: true } | { ok: false; code?: string; log?: string };
 
-/** Test hook: DTRACE_TEST_REJECT_CLAUSE=N makes the program of clause N (1-based) unverifiable. */
-export function sabotageForTest(insns: Buffer, plans: EcbPlan[]): Buffer {
-  const n = Number(process.env.DTRACE_TEST_REJECT_CLAUSE ?? 0);
+/** Test hook (LinuxDeviceOptions.debug.rejectClause): clause N (1-based)'s program made unverifiable. */
+export function sabotageForTest(insns: Buffer, plans: EcbPlan[], n = 0): Buffer {
   if (!n || !plans.some((p) => Number(p.desc.uarg) === n - 1)) return insns;
   // r0 = *(u64 *)(r6 + 0) with r6 never set: "R6 !read_ok".
   const bad = Buffer.alloc(8);

@@ -20,6 +20,7 @@ import * as D from '../../dif/constants.js';
 import type { EcbDescription } from '../../dof/program.js';
 import type { Difo } from '../../dif/difo.js';
 import type { RecordDescription } from '../device.js';
+import type { DeviceDebug } from './device.js';
 import { RECORD_HEADER_SIZE } from '../../abi/records.js';
 import { translateCall } from './subroutines.js';
 import { type SlotPlan, slotPlan } from './tstrings.js';
@@ -163,6 +164,8 @@ export interface TranslateEnv {
   ctxRegs?: boolean;
   /** -x cpu: the program does nothing on any other CPU. */
   cpu?: number | undefined;
+  /** Developers' switches (LinuxDeviceOptions.debug). */
+  debug?: DeviceDebug;
 }
 
 export class TranslateError extends Error {
@@ -298,14 +301,14 @@ export class ProbeTranslator {
     // Drop what this program does not use: published slots and args[] nobody reads, zeroing of
     // stack slots always written before they are read, and the dead code that leaves.
     const emitted = a.length;
-    const removed = process.env.DTRACE_BPF_NOOPT ? 0 : optimize(a, {
+    const removed = env.debug?.noOptimize ? 0 : optimize(a, {
       self: mem.self,
       memSlots: [mem.self, mem.strtabBase, mem.globalsBase, ...(env.contextTask ? [mem.task!] : []), ...Array.from({ length: 10 }, (_, i) => mem.args + 8 * i)]
         .map((off) => ({ off, size: 8 })),
       stackZeroing,
     });
     const insns = a.finish();
-    if (process.env.DTRACE_DEBUG_BPF)
+    if (env.debug?.printPrograms)
       process.stderr.write(`dtrace: BPF program for probe ${env.probeId}: ${insns.length / 8} instructions (${removed} of ${emitted} removed)\n${disassemble(insns).join('\n')}\n`);
     return insns;
   }
@@ -502,9 +505,9 @@ export class ProbeTranslator {
     // Hot DIF registers in r6/r7 (zero to start with, as the verifier wants them written; the
     // peephole pass drops the zeroing when they are always set first), and fused comparisons.
     const outer = this.regs;
-    this.regs = process.env.DTRACE_BPF_NOOPT ? new Map() : allocateRegisters(difo);
+    this.regs = env.debug?.noOptimize ? new Map() : allocateRegisters(difo);
     for (const reg of this.regs.values()) a.movImm(reg, 0);
-    const fused = process.env.DTRACE_BPF_NOOPT ? new Set<number>() : fusedComparisons(difo);
+    const fused = env.debug?.noOptimize ? new Set<number>() : fusedComparisons(difo);
     let pending: { r1: number; r2: number; tst: boolean } | null = null;
 
     let skip = -1;
