@@ -199,32 +199,6 @@ const BINARY: Record<number, number> = {
   [D.DIF_OP_SUB]: ALU.SUB, [D.DIF_OP_ADD]: ALU.ADD, [D.DIF_OP_MUL]: ALU.MUL,
 };
 
-const LOADS: Record<number, { size: Size; signed: boolean; user: boolean }> = {
-  [D.DIF_OP_LDSB]: { size: 1, signed: true, user: false },
-  [D.DIF_OP_LDSH]: { size: 2, signed: true, user: false },
-  [D.DIF_OP_LDSW]: { size: 4, signed: true, user: false },
-  [D.DIF_OP_LDUB]: { size: 1, signed: false, user: false },
-  [D.DIF_OP_LDUH]: { size: 2, signed: false, user: false },
-  [D.DIF_OP_LDUW]: { size: 4, signed: false, user: false },
-  [D.DIF_OP_LDX]: { size: 8, signed: false, user: false },
-  [D.DIF_OP_RLDSB]: { size: 1, signed: true, user: false },
-  [D.DIF_OP_RLDSH]: { size: 2, signed: true, user: false },
-  [D.DIF_OP_RLDSW]: { size: 4, signed: true, user: false },
-  [D.DIF_OP_RLDUB]: { size: 1, signed: false, user: false },
-  [D.DIF_OP_RLDUH]: { size: 2, signed: false, user: false },
-  [D.DIF_OP_RLDUW]: { size: 4, signed: false, user: false },
-  [D.DIF_OP_RLDX]: { size: 8, signed: false, user: false },
-  [D.DIF_OP_ULDSB]: { size: 1, signed: true, user: true },
-  [D.DIF_OP_ULDSH]: { size: 2, signed: true, user: true },
-  [D.DIF_OP_ULDSW]: { size: 4, signed: true, user: true },
-  [D.DIF_OP_ULDUB]: { size: 1, signed: false, user: true },
-  [D.DIF_OP_ULDUH]: { size: 2, signed: false, user: true },
-  [D.DIF_OP_ULDUW]: { size: 4, signed: false, user: true },
-  [D.DIF_OP_ULDX]: { size: 8, signed: false, user: true },
-};
-
-const STORES: Record<number, Size> = { [D.DIF_OP_STB]: 1, [D.DIF_OP_STH]: 2, [D.DIF_OP_STW]: 4, [D.DIF_OP_STX]: 8 };
-
 export function isAggregation(kind: number): boolean {
   return (kind & 0xff00) === D.DTRACEACT_AGGREGATION;
 }
@@ -547,8 +521,10 @@ export class ProbeTranslator {
         } else a.jmp(BRANCH[op], R1, R2, at(ins & 0xffffff));
         return;
       }
-      if (LOADS[op]) {
-        const { size, signed, user } = LOADS[op];
+      const load = D.DIF_LOADS.get(op);
+      if (load) {
+        const { size, signed } = load;
+        const user = load.space === 'user';
         get(R3, r1);
         a.stx(8, FP, TMP, R3);
         a.st(8, FP, LOAD_TMP, 0);
@@ -564,11 +540,11 @@ export class ProbeTranslator {
         put(R1, rd);
         return;
       }
-      if (STORES[op]) {
+      if (D.DIF_STORES.has(op)) {
         // dtrace_canstore: only this CPU's scratch memory (alloca()) may be written, else an
         // invalid address; then the alignment, as DTrace checks them.
         // Global structs, unions and arrays may be written too (dtrace_canstore_statvar).
-        const size = STORES[op];
+        const size = D.DIF_STORES.get(op)!;
         get(R2, rd);
         a.ldx(8, R1, R8, mem.self), a.aluImm(ALU.ADD, R1, mem.scratch);
         a.mov(R4, R2), a.alu(ALU.SUB, R4, R1);
