@@ -538,15 +538,18 @@ describe.skipIf(skip)(`on the kernel${skip ? ` (skipped: ${skip})` : ''}`, () =>
       }
     });
     const stopped: number[] = [];
+    let killed = 0; // tries that ended by the SIGKILL, dtrace still starting or tracing
     for (let i = 0; i < 20; i++) {
       const ms = 50 + ((i * 37) % 450); // start-up points spread over half a second
-      spawnSync('timeout', ['--foreground', '-s', 'KILL', `${ms / 1000}`, DTRACE, '-qn', 'profile-97 /pid == $target/ { @ = count(); }', '-c', target], { stdio: 'ignore' });
+      const r = spawnSync('timeout', ['--foreground', '-s', 'KILL', `${ms / 1000}`, DTRACE, '-qn', 'profile-97 /pid == $target/ { @ = count(); }', '-c', target], { stdio: 'ignore' });
+      if (r.status === 137) killed++;
       await new Promise((r) => setTimeout(r, 100));
       for (const p of ours()) {
         if (p.state === 'T' || p.state === 't') stopped.push(p.pid);
         try { process.kill(p.pid, 'SIGKILL'); } catch { /* gone */ }
       }
     }
+    expect(killed).toBe(20);
     expect(stopped).toEqual([]);
   }, 60_000);
 

@@ -548,7 +548,7 @@ export class ProbeTranslator {
         get(R2, rd);
         a.ldx(8, R1, R8, mem.self), a.aluImm(ALU.ADD, R1, mem.scratch);
         a.mov(R4, R2), a.alu(ALU.SUB, R4, R1);
-        const inside = a.label('store.inside'), aligned = a.label('store.aligned');
+        const inside = a.label('store.inside');
         a.jmpImm(JMP.JLE, R4, mem.scratchMax - size, inside);
         const wg = this.env.writableGlobals;
         const globalLen = wg ? wg.end - wg.start : 0;
@@ -567,39 +567,24 @@ export class ProbeTranslator {
           a.jmpImm(JMP.JLE, R4, wl.end - wl.start - size, inLocal);
         }
         fault(D.DTRACEFLT_BADADDR, R2);
-        if (wl && wl.end - wl.start >= size) {
-          a.place(inLocal);
-          const ok = a.label('store.local.aligned');
+        // In a writable region (R4 the offset in it): check the alignment, then store through the
+        // region's base (R1) at `off`.
+        const alignedStore = (at: Label, base: () => void, off: number, last = false) => {
+          a.place(at);
+          const ok = a.label('store.aligned');
           a.mov(R1, R2), a.aluImm(ALU.AND, R1, size - 1);
           a.jmpImm(JMP.JEQ, R1, 0, ok);
           fault(D.DTRACEFLT_BADALIGN, R2);
           a.place(ok);
           get(R3, r1);
-          a.mov(R1, R8), a.alu(ALU.ADD, R1, R4);
-          a.stx(size, R1, wl.start, R3);
-          a.ja(done);
-        }
-        if (wg && globalLen >= size) {
-          a.place(inGlobal);
-          const ok = a.label('store.global.aligned');
-          a.mov(R1, R2), a.aluImm(ALU.AND, R1, size - 1);
-          a.jmpImm(JMP.JEQ, R1, 0, ok);
-          fault(D.DTRACEFLT_BADALIGN, R2);
-          a.place(ok);
-          get(R3, r1);
-          a.ldMapValue(R1, this.env.globalsFd, wg.start);
-          a.alu(ALU.ADD, R1, R4);
-          a.stx(size, R1, 0, R3);
-          a.ja(done);
-        }
-        a.place(inside);
-        a.mov(R1, R2), a.aluImm(ALU.AND, R1, size - 1);
-        a.jmpImm(JMP.JEQ, R1, 0, aligned);
-        fault(D.DTRACEFLT_BADALIGN, R2);
-        a.place(aligned);
-        get(R3, r1);
-        a.mov(R1, R8), a.alu(ALU.ADD, R1, R4);
-        a.stx(size, R1, mem.scratch, R3);
+          base();
+          a.stx(size, R1, off, R3);
+          if (!last) a.ja(done);
+        };
+        const inMem = () => { a.mov(R1, R8), a.alu(ALU.ADD, R1, R4); };
+        if (wl && wl.end - wl.start >= size) alignedStore(inLocal, inMem, wl.start);
+        if (wg && globalLen >= size) alignedStore(inGlobal, () => { a.ldMapValue(R1, this.env.globalsFd, wg.start), a.alu(ALU.ADD, R1, R4); }, 0);
+        alignedStore(inside, inMem, mem.scratch, true);
         a.place(done);
         return;
       }
