@@ -357,9 +357,15 @@ export class TypeScope {
     if (s.tag) this.structs.set(key, def);
     const members: MemberInfo[] = [];
     const names = new Set<string>();
-    let bit = 0; // next free bit offset (structs)
+    // Layout as DTrace's CTF library lays out a type it is handed member by member: each member
+    // starts at the next whole byte after the previous one's last bit, rounded up to its own
+    // alignment; a bit-field is an integer of just the bytes its width needs (a power of two),
+    // aligned to that; nothing pads the end. A struct aligns as its first member, a union as its
+    // most aligned one (what the reference prints for sizeof and offsetof).
+    let endBit = 0; // one past the last bit of the previous member (structs)
     let size = 0;
     let align = 1;
+    let first = true;
     for (const m of s.members ?? []) {
       const t = this.resolve(m.type);
       const mname = m.name ?? '';
@@ -368,9 +374,12 @@ export class TypeScope {
       if (t.kind === 'struct' && !t.def.complete)
         fail('D_DECL_INCOMPLETE', `incomplete struct/union/enum ${typeName(t)}: ${mname}`, m);
       // A string member (translator output structs have them) takes DTrace's default strsize.
-      const msize = t.kind === 'string' ? DEFAULT_STRSIZE : sizeOf(t);
-      const malign = alignOf(t);
-      if (msize === 0 && !(t.kind === 'array' && !s.union)) fail('D_DECL_VOIDOBJ', `cannot have void member: ${mname}`, m);
+      const tsize = t.kind === 'string' ? DEFAULT_STRSIZE : sizeOf(t);
+      if (tsize === 0 && !(t.kind === 'array' && !s.union)) fail('D_DECL_VOIDOBJ', `cannot have void member: ${mname}`, m);
+      let msize = tsize;
+      let malign = Math.max(1, alignOf(t));
+      let mbits = tsize * 8; // where the next member may start, counted from this one's offset
+      let w = 0;
       if (m.bits !== null) {
         let width: bigint;
         try {
@@ -380,34 +389,30 @@ export class TypeScope {
             fail('D_DECL_BFCONST', 'positive integral constant expression expected as bit-field size', m);
           throw e;
         }
-        if (m.name === null && width === 0n) {
-          // An unnamed zero-width bit-field closes the current storage unit.
-          if (!s.union) bit = roundUp(bit, malign * 8);
-          continue;
-        }
-        if (width <= 0n) fail('D_DECL_BFCONST', 'positive integral constant expression expected as bit-field size', m);
+        if (width < 0n || (width === 0n && m.name !== null))
+          fail('D_DECL_BFCONST', 'positive integral constant expression expected as bit-field size', m);
         if (t.kind !== 'int' && t.kind !== 'enum') fail('D_DECL_BFTYPE', `invalid type for bit-field: ${m.name ?? '(anon)'}`, m);
-        const w = Number(width);
-        if (w > msize * 8) fail('D_DECL_BFSIZE', `bit-field too big for type: ${m.name ?? '(anon)'}`, m);
-        // System V ABI: a bit-field never straddles a storage unit of its declared type.
-        let off = s.union ? 0 : bit;
-        if (Math.floor(off / (msize * 8)) !== Math.floor((off + w - 1) / (msize * 8))) off = roundUp(off, malign * 8);
-        if (m.name !== null) members.push({ name: mname, type: t, bitOffset: off, bits: w });
-        if (m.name !== null) align = Math.max(align, malign);
-        if (s.union) size = Math.max(size, Math.ceil(w / 8));
-        else bit = off + w;
-      } else {
-        const off = s.union ? 0 : roundUp(Math.ceil(bit / 8), malign) * 8;
-        members.push({ name: mname, type: t, bitOffset: off, bits: 0 });
-        align = Math.max(align, malign);
-        if (s.union) size = Math.max(size, msize);
-        else bit = off + msize * 8;
+        w = Number(width);
+        if (w > tsize * 8) fail('D_DECL_BFSIZE', `bit-field too big for type: ${m.name ?? '(anon)'}`, m);
+        msize = w === 0 ? 0 : clp2(Math.ceil(w / 8));
+        malign = Math.max(1, msize);
+        mbits = w;
       }
+      const off = s.union || first ? 0 : roundUp(Math.ceil(endBit / 8), malign);
+      if (m.name !== null || m.bits === null) members.push({ name: mname, type: t, bitOffset: off * 8, bits: m.bits !== null ? w : 0 });
+      if (s.union) {
+        size = Math.max(size, msize);
+        align = Math.max(align, malign);
+      } else {
+        if (first) align = malign;
+        size = off + msize;
+        endBit = off * 8 + mbits;
+      }
+      first = false;
       if (m.name !== null) names.add(m.name);
     }
-    if (!s.union) size = Math.ceil(bit / 8);
     def.memberList = members;
-    def.size = roundUp(size, align);
+    def.size = size;
     def.align = align;
     def.complete = true;
     def.origin = 'D';
@@ -557,10 +562,15 @@ export class TypeScope {
         const result: DType = { kind: 'struct', def };
         cache.set(id, result); // before members: they may point back here
         def.size = t.size;
-        def.align = btf.alignOf(id);
         def.complete = true;
         let members: MemberInfo[] | null = null;
         def.members = () => (members ??= t.members.map((m) => this.btfMember(btf, m)));
+        // DTrace aligns a kernel struct or union as its first member (a D struct nesting one
+        // places it so), whatever the compiler that built the kernel did.
+        let align: number | null = null;
+        Object.defineProperty(def, 'align', {
+          get: () => (align ??= (align = 1, Math.max(1, def.members().length ? alignOf(def.members()[0].type) : 1))),
+        });
         return result;
       }
       case 'fwd': {
@@ -729,6 +739,13 @@ function cIntName(name: string): string {
     'long long unsigned int': 'unsigned long long',
   };
   return map[name] ?? name;
+}
+
+/** The least power of two not below n (n >= 1). */
+function clp2(n: number): number {
+  let p = 1;
+  while (p < n) p *= 2;
+  return p;
 }
 
 function roundUp(n: number, a: number): number {
