@@ -16,7 +16,7 @@ import type { ActionDescription } from '../dof/program.js';
 import type { Difo } from '../dif/difo.js';
 import type * as A from './ast.js';
 import { type CodeGenerator, type CodegenOptions, DifoGen, err } from './codegen.js';
-import { AGGREGATION_TYPE, INT, LONG, VOID, isInteger, typeName, type DType } from './types.js';
+import { AGGREGATION_TYPE, isDynamicType, INT, LONG, VOID, isInteger, typeName, type DType } from './types.js';
 import { ACTION_PROTOTYPES } from '../dif/subroutines.js';
 import { protoArgMessage } from './errors.js';
 import type { TypeScope } from './ctypes.js';
@@ -108,8 +108,8 @@ export class AggregationCodegen {
       const g = new DifoGen(this.cg, this.opts);
       const v = g.expr(k);
       if (v.type.kind === 'void') throw err('D_AGG_SCALAR', `${shown} key must be of scalar type`, k);
-      if (v.type === AGGREGATION_TYPE)
-        throw err('D_KEY_TYPE', `aggregation expression may not be used as aggregation index: key #${keyTypes.length + 1}`, k);
+      if (isDynamicType(v.type))
+        throw err('D_KEY_TYPE', `${typeName(v.type)} expression may not be used as aggregation index: key #${keyTypes.length + 1}`, k);
       keyTypes.push(v.type);
       actions.push(plain(D.DTRACEACT_DIFEXPR, g.finish(v, v.type)));
     }

@@ -488,6 +488,8 @@ export interface TranslatorDefinition extends Position {
   input: TypeName;
   param: string;
   members: TranslatorMember[];
+  /** The closing `;`: where DTrace reports what is wrong with the definition as a whole. */
+  end: Position;
 }
 
 export interface TranslatorMember extends Position {

@@ -18,7 +18,7 @@ import { DtraceError, protoArgMessage, protoLenMessage } from './errors.js';
 import { ACTION_PROTOTYPES, actionArity } from '../dif/subroutines.js';
 import {
   BUILTINS, INT, LONG, STRING, ULONG, VOID, arithmetic, difType, intType, isInteger, isUnsigned,
-  promote, typeName, type DType, AGGREGATION_TYPE,
+  promote, typeName, type DType, AGGREGATION_TYPE, isDynamicType, TRANSLATED_TYPE,
 } from './types.js';
 import { type ArgType, resolveSignedness, validateFormat } from '../abi/printf-format.js';
 import { callSubroutine } from './subroutines.js';
@@ -205,7 +205,7 @@ export class CodeGenerator {
         const g = new DifoGen(this, this.opts);
         const v = g.expr(args[0]);
         if (v.type.kind === 'void') throw err('D_TRACE_VOID', 'trace( ) may not be applied to a void expression', call);
-        if (v.type === AGGREGATION_TYPE) throw err('D_TRACE_DYN', 'trace( ) may not be applied to a dynamic expression', call);
+        if (isDynamicType(v.type)) throw err('D_TRACE_DYN', 'trace( ) may not be applied to a dynamic expression', call);
         actions.push(action(D.DTRACEACT_DIFEXPR, g.finish(v, v.type)));
         return true;
       }
@@ -600,8 +600,9 @@ export class DifoGen {
     if (e.op === '=') {
       v = this.expr(e.value);
       if (v.type.kind === 'void') throw err('D_OP_VOID', 'operator = cannot be applied to a void expression', e);
-      if (v.type === AGGREGATION_TYPE)
-        throw err('D_OP_INCOMPAT', `operands have incompatible types: "${g ? typeName(g.type) : 'scalar'}" = "aggregation"`, e);
+      if (v.type === TRANSLATED_TYPE) throw err('D_UNKNOWN', 'internal error -- no support for translated types yet', e);
+      if (isDynamicType(v.type))
+        throw err('D_OP_INCOMPAT', `operands have incompatible types: "${g ? typeName(g.type) : 'scalar'}" = "${typeName(v.type)}"`, e);
       if (!g) g = this.cg.declareGlobal(t.name, v.type.kind === 'int' ? promoteStore(v.type) : v.type);
       else if ((g.type.kind === 'string') !== (v.type.kind === 'string') || !T.assignable(this, g.type, v, e.value))
         throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(g.type)}" = "${typeName(v.type)}"`, e);

@@ -131,6 +131,9 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
             stability.stmtAttr = minAttr(stability.stmtAttr, clauseAttributes(item, cg.types, attrs.args, minimum));
             statements.push({ p, ...attrs });
           }
+        } else if (item.kind === 'Declaration' && item.declarators.some((d) => d.name.includes('`'))) {
+          const d = item.declarators.find((x) => x.name.includes('`'))!;
+          throw new DtraceError('D_DECL_SCOPE', `D scoping operator may not be used in a declaration name (${d.name})`, { line: d.line });
         } else if (item.kind === 'Declaration' && cg.types.declare(item)) {
           // A typedef or a struct/union/enum definition: recorded in cg.types.
         } else if (item.kind === 'InlineDefinition') {

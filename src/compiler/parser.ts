@@ -1175,8 +1175,8 @@ class DParser extends EmbeddedActionsParser {
       this.ACTION(() => members.push({ kind: 'TranslatorMember', ...pos(name), name: name.image, value }));
     });
     this.CONSUME(L.RBrace);
-    this.CONSUME(L.DeclEnd);
-    return this.ACTION(() => ({ kind: 'TranslatorDefinition', ...pos(kw), output, input, param: param.image, members }) as A.TranslatorDefinition);
+    const end = this.CONSUME(L.DeclEnd);
+    return this.ACTION(() => ({ kind: 'TranslatorDefinition', ...pos(kw), output, input, param: param.image, members, end: pos(end) }) as A.TranslatorDefinition);
   });
 
   providerDefinition = this.RULE('providerDefinition', (): A.ProviderDefinition => {

@@ -12,7 +12,7 @@ import type * as A from './ast.js';
 import { DifoGen, type Val, err } from './codegen.js';
 import { assignable, narrow, sameType } from './typed-expr.js';
 import { isArgsReference, translatedArg } from './probe-args.js';
-import { typeName, type DType, type StructDef } from './types.js';
+import { typeName, TRANSLATED_POINTER_TYPE, TRANSLATED_TYPE, type DType, type StructDef } from './types.js';
 
 export interface Translator {
   def: A.TranslatorDefinition;
@@ -42,13 +42,25 @@ export function defineTranslator(g: DifoGen, def: A.TranslatorDefinition, librar
   const xl: Translator = { def, library, members, checked: new Set() };
   if (!library) {
     resolveTypes(g, xl);
-    const dup = translators(g).list.find((o) => !o.library && o.output!.def === xl.output!.def && sameType(o.input!, xl.input!));
+    // The D library's translators count too (dt_xlator_lookup sees them all).
+    const dup = translators(g).list.find((o) => resolvedQuietly(g, o) && o.output!.def === xl.output!.def && sameType(o.input!, xl.input!));
     if (dup) {
-      throw err('D_XLATE_REDECL', `translator from ${typeName(xl.input!)} to ${typeName(xl.output!)} has already been declared`, def);
+      throw err('D_XLATE_REDECL', `translator from ${typeName(xl.input!)} to ${typeName(xl.output!)} has already been declared`, def.end);
     }
     for (const m of def.members) checkMember(g, xl, m);
   }
   translators(g).list.push(xl);
+}
+
+/** A library translator's types resolved, or false when this system cannot resolve them. */
+function resolvedQuietly(g: DifoGen, xl: Translator): boolean {
+  if (xl.output) return true;
+  try {
+    resolveTypes(g, xl);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Resolve a translator's output and input types (D_XLATE_SOU when the output is not a struct). */
@@ -57,9 +69,9 @@ function resolveTypes(g: DifoGen, xl: Translator): void {
   const types = g.cg.types;
   const out = types.resolve(xl.def.output.type);
   if (out.kind === 'struct' && !types.complete(out.def)) {
-    throw err('D_XLATE_SOU', `incomplete struct/union/enum ${typeName(out)}`, xl.def);
+    throw err('D_XLATE_SOU', `incomplete struct/union/enum ${typeName(out)}`, xl.def.end);
   }
-  if (out.kind !== 'struct') throw err('D_XLATE_SOU', 'translator output type must be a struct or union', xl.def);
+  if (out.kind !== 'struct') throw err('D_XLATE_SOU', 'translator output type must be a struct or union', xl.def.end);
   xl.input = types.resolve(xl.def.input.type);
   xl.output = out;
 }
@@ -69,14 +81,20 @@ function checkMember(g: DifoGen, xl: Translator, m: A.TranslatorMember): void {
   if (xl.checked.has(m.name)) return;
   const out = xl.output!;
   const info = g.cg.types.member(g.cg.types.complete(out.def)!, m.name);
-  if (!info) throw err('D_XLATE_MEMB', `translator member ${m.name} is not a member of ${typeName(out)}`, m);
-  // The parameter stands for a value of the input type.
+  if (!info) throw err('D_XLATE_MEMB', `translator member ${m.name} is not a member of ${typeName(out)}`, xl.def.end);
+  // The parameter stands for a value of the input type: `(IN)0`, or `*(IN *)0` for a struct
+  // or union taken by value (which no cast of 0 gives). The code is only type-checked.
   const zero: A.Expression = { kind: 'IntegerLiteral', ...at(m), value: 0n, text: '0', suffix: '', decimal: true, isChar: false };
+  const byValue = xl.input!.kind === 'struct';
+  const input: A.Expression = byValue ? {
+    kind: 'Unary', ...at(m), op: '*',
+    operand: { kind: 'Cast', ...at(m), type: { kind: 'TypeName', ...at(m), type: { kind: 'PointerType', ...at(m), to: xl.def.input.type, qualifiers: [] } }, operand: zero },
+  } : zero;
   const scratch = new DifoGen(g.cg, g.opts);
-  const value = inputBound(xl, m.value, zero);
+  const value = byValue ? substitute(m.value, new Map([[xl.def.param, input]])) as A.Expression : inputBound(xl, m.value, zero);
   const v = scratch.expr(value);
   if (!assignable(scratch, info.type, v, value)) {
-    throw err('D_XLATE_INCOMPAT', `translator member ${m.name} definition uses incompatible types: "${typeName(info.type)}" = "${typeName(v.type)}"`, m);
+    throw err('D_XLATE_INCOMPAT', `translator member ${m.name} definition uses incompatible types: "${typeName(info.type)}" = "${typeName(v.type)}"`, xl.def.end);
   }
   xl.checked.add(m.name);
 }
@@ -115,6 +133,9 @@ function sameDef(g: DifoGen, def: StructDef): StructDef {
 
 /** `xlate<T *>(e)->m`, `xlate<T>(e).m` (also through inlines); undefined for other members. */
 export function translatedMember(g: DifoGen, e: A.Member): Val | undefined {
+  // `(*xlate<T *>(e)).m` is `xlate<T *>(e)->m`.
+  if (!e.arrow && e.object.kind === 'Unary' && e.object.op === '*' && xlateOf(g, e.object.operand))
+    return translatedMember(g, { ...e, object: e.object.operand, arrow: true });
   const x = xlateOf(g, e.object);
   if (!x) return undefined;
   const { xl, target } = lookup(g, x);
@@ -135,10 +156,13 @@ export function translatedMember(g: DifoGen, e: A.Member): Val | undefined {
   return convert(g, v, info.type, e);
 }
 
-/** An xlate used other than in a member reference: DTrace builds the whole struct then. */
-export function translatedValue(g: DifoGen, x: A.Xlate): never {
-  lookup(g, x);
-  throw err('D_UNSUPPORTED', 'a translated value can only be used in a member reference (xlate<T *>(e)->member, xlate<T>(e).member)', x);
+/**
+ * An xlate used other than in a member reference: DTrace's dynamic translated type, which each
+ * use refuses in its own words (the operand is still checked; the value is never computed).
+ */
+export function translatedValue(g: DifoGen, x: A.Xlate): Val {
+  const { target } = lookup(g, x);
+  return { reg: 0, type: target.kind === 'pointer' ? TRANSLATED_POINTER_TYPE : TRANSLATED_TYPE };
 }
 
 /** Check `inline T *name = xlate<T *>(e);` as dt_cook_inline does. True when `value` is an xlate. */

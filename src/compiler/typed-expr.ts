@@ -17,7 +17,7 @@ import { checkTranslatedInline, translatedMember } from './translators.js';
 import { lookupKernelSymbol } from './ksyms.js';
 import { PTRDIFF_T, SIZE_T, isStringCompatible, sizeOf, type TypeScope } from './ctypes.js';
 import {
-  AGGREGATION_TYPE, BUILTINS, INT, intType, STRING, isByRef, isInteger, isScalar, pointerTo, typeName, type DType,
+  isDynamicType, TRANSLATED_POINTER_TYPE, TRANSLATED_TYPE, BUILTINS, INT, intType, STRING, isByRef, isInteger, isScalar, pointerTo, typeName, type DType,
 } from './types.js';
 
 /** An object in memory: its address in `reg`, and for bit-fields where the bits are. */
@@ -143,6 +143,7 @@ export function member(g: DifoGen, e: A.Member): Val {
 /** The place `*e` designates. */
 function derefPlace(g: DifoGen, e: A.Unary): Place {
   const v = g.expr(e.operand);
+  if (v.type === TRANSLATED_POINTER_TYPE) return { reg: v.reg, type: TRANSLATED_TYPE, bits: 0, bitOffset: 0, userland: false };
   if (!isPointerLike(v.type)) {
     g.release(v.reg);
     throw err('D_DEREF_NONPTR', 'cannot dereference non-pointer type', e);
@@ -155,7 +156,8 @@ function derefPlace(g: DifoGen, e: A.Unary): Place {
 }
 
 export function dereference(g: DifoGen, e: A.Unary): Val {
-  return load(g, derefPlace(g, e), e);
+  const p = derefPlace(g, e);
+  return p.type === TRANSLATED_TYPE ? { reg: p.reg, type: p.type } : load(g, p, e);
 }
 
 /** Is `base[...]` pointer/array indexing (rather than an associative array)? */
@@ -252,6 +254,7 @@ export function addressOf(g: DifoGen, e: A.Unary): Val {
   }
   if (o.kind === 'Identifier' || o.kind === 'ThreadLocal' || o.kind === 'ClauseLocal' || o.kind === 'Aggregation')
     throw err('D_ADDROF_VAR', 'cannot take address of dynamic variable', e);
+  if (o.kind === 'Xlate') throw err('D_ADDROF_VAR', 'cannot take address of dynamic object', e);
   if (o.kind === 'Member') p = memberPlace(g, o);
   else if (o.kind === 'Unary' && o.op === '*') p = derefPlace(g, o);
   else if (o.kind === 'Index' && isPointerIndex(g, o)) p = indexPlace(g, o);
@@ -408,7 +411,7 @@ export function cast(g: DifoGen, e: A.Cast): Val {
   const from = v.type;
   const ok =
     sameType(to, from) ||
-    (isScalar(to) && (isScalar(from) || (from.kind === 'function' && from !== AGGREGATION_TYPE))) ||
+    (isScalar(to) && (isScalar(from) || (from.kind === 'function' && !isDynamicType(from)))) ||
     to.kind === 'void' ||
     (to.kind === 'pointer' && isPointerLike(from)) ||
     (to.kind === 'string' && (isScalar(from) || isPointerLike(from) || isStringCompatible(from, scope(g))));

@@ -23,6 +23,15 @@ export type DType =
 
 /** What an @aggregation is in an expression: no value, a type DTrace calls "aggregation". */
 export const AGGREGATION_TYPE: DType = { kind: 'function', name: 'aggregation' };
+/** What `xlate<T *>(e)` and `xlate<T>(e)` are other than in a member reference: DTrace's
+ *  dynamic translated types, refused in each use with these names. */
+export const TRANSLATED_POINTER_TYPE: DType = { kind: 'function', name: 'pointer to translated data' };
+export const TRANSLATED_TYPE: DType = { kind: 'function', name: 'translated data' };
+
+/** A dynamic expression (an aggregation or translated data): no value trace() could record. */
+export function isDynamicType(t: DType): boolean {
+  return t === AGGREGATION_TYPE || t === TRANSLATED_POINTER_TYPE || t === TRANSLATED_TYPE;
+}
 
 /** One member of a struct or union; offsets from the start of the struct. */
 export interface MemberInfo {

@@ -16,7 +16,7 @@ import * as D from '../dif/constants.js';
 import { encodeLdv, encodeR, encodeStv } from '../dif/builder.js';
 import type * as A from './ast.js';
 import { type CodeGenerator, type DifoGen, type Val, err, resolveType } from './codegen.js';
-import { LONG, difType, typeName, type DType } from './types.js';
+import { LONG, TRANSLATED_TYPE, difType, isDynamicType, typeName, type DType } from './types.js';
 import { isNullConstant, narrow, updateStep } from './typed-expr.js';
 
 type Scope = 'global' | 'thread' | 'local';
@@ -92,6 +92,11 @@ export class Variables {
       const val = g.expr(e.value);
       if (val.type.kind === 'void') throw err('D_OP_VOID', 'operator = cannot be applied to a void expression', e);
       const v = this.resolve(target, true);
+      if (val.type === TRANSLATED_TYPE) throw err('D_UNKNOWN', 'internal error -- no support for translated types yet', e);
+      if (isDynamicType(val.type)) {
+        const left = v.type ? typeName(v.type) : target.kind === 'Index' ? 'associative array' : 'scalar';
+        throw err('D_OP_INCOMPAT', `operands have incompatible types: "${left}" = "${typeName(val.type)}"`, e);
+      }
       // Structs, unions and arrays are copied into the variable by value, as strings are.
       const byRef = (t: DType) => t.kind === 'struct' || t.kind === 'array';
       if (v.type === null) v.type = val.type;
