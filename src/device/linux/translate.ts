@@ -289,12 +289,15 @@ export class ProbeTranslator {
     return insns;
   }
 
+  /** Where the clause being translated ends (abandoning it records nothing more). */
+  clauseNext: Label | undefined;
   /** Has a clause translated so far in this program an exit() action? */
   private exitBefore = false;
 
   private ecb(plan: EcbPlan): void {
     const a = this.a, mem = this.env.mem;
     const next = a.label(`ecb${plan.epid}.next`);
+    this.clauseNext = next;
     this.ecbIndex = plan.epid;
     this.scratchNext = 0;
     this.workNext = 0;
