@@ -121,7 +121,7 @@ export const CONVERSIONS: Record<string, ConvInfo> = {
   hu: { out: 'u', cls: 'uint', proto: 'unsigned short', check: T_USHORT },
   hx: { out: 'x', cls: 'uint', proto: 'short', check: 'xshort' },
   hX: { out: 'X', cls: 'uint', proto: 'short', check: 'xshort' },
-  i: { out: 'i', cls: 'sint', proto: P_XINT, check: 'xint' },
+  i: { out: 'i', cls: 'dint', proto: P_XINT, check: 'xint' },
   k: { out: 's', cls: 'stack', proto: 'stack', check: 'stack' },
   lc: { out: 'lc', cls: 'sint', proto: 'int', check: T_INT },
   ld: { out: 'd', cls: 'sint', proto: 'long', check: T_LONG },

@@ -18,7 +18,7 @@ import { DtraceError, protoArgMessage, protoLenMessage } from './errors.js';
 import { ACTION_PROTOTYPES, actionArity } from '../dif/subroutines.js';
 import {
   BUILTINS, INT, LONG, STRING, ULONG, VOID, arithmetic, difType, intType, isInteger, isUnsigned,
-  promote, typeName, type DType, AGGREGATION_TYPE, isDynamicType, TRANSLATED_TYPE,
+  cArithmetic, typeName, type DType, AGGREGATION_TYPE, isDynamicType, TRANSLATED_TYPE,
 } from './types.js';
 import { type ArgType, resolveSignedness, validateFormat } from '../abi/printf-format.js';
 import { callSubroutine } from './subroutines.js';
@@ -423,7 +423,7 @@ export class DifoGen {
         b.placeLabel(ldone);
         if ((x.type.kind === 'string') !== (y.type.kind === 'string'))
           throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(x.type)}" : "${typeName(y.type)}"`, e);
-        return { reg: y.reg, type: x.type.kind === 'string' ? STRING : arithmetic(x.type, y.type) };
+        return { reg: y.reg, type: x.type.kind === 'string' ? STRING : cArithmetic(x.type, y.type) };
       }
       case 'Assignment':
         if (this.cg.vars.handles(e.target)) return this.cg.vars.assign(this, { ...e, target: e.target });
@@ -603,7 +603,7 @@ export class DifoGen {
       if (v.type === TRANSLATED_TYPE) throw err('D_UNKNOWN', 'internal error -- no support for translated types yet', e);
       if (isDynamicType(v.type))
         throw err('D_OP_INCOMPAT', `operands have incompatible types: "${g ? typeName(g.type) : 'scalar'}" = "${typeName(v.type)}"`, e);
-      if (!g) g = this.cg.declareGlobal(t.name, v.type.kind === 'int' ? promoteStore(v.type) : v.type);
+      if (!g) g = this.cg.declareGlobal(t.name, v.type);
       else if ((g.type.kind === 'string') !== (v.type.kind === 'string') || !T.assignable(this, g.type, v, e.value))
         throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(g.type)}" = "${typeName(v.type)}"`, e);
     } else {
@@ -691,13 +691,14 @@ export class DifoGen {
   private arith(op: A.BinaryOperator, l: Val, r: Val, at: A.Expression): Val {
     if (!isInteger(l.type) || !isInteger(r.type))
       throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(l.type)}" ${op} "${typeName(r.type)}"`, at);
-    const type = arithmetic(l.type, r.type);
+    // A shift has its left operand's type, as in DTrace (no promotion to int).
+    const type = op === '<<' || op === '>>' ? (l.type.kind === 'enum' ? INT : l.type) : arithmetic(l.type, r.type);
     const unsigned = isUnsigned(type);
     const ops: Record<string, number> = {
       '+': D.DIF_OP_ADD, '-': D.DIF_OP_SUB, '*': D.DIF_OP_MUL,
       '/': unsigned ? D.DIF_OP_UDIV : D.DIF_OP_SDIV, '%': unsigned ? D.DIF_OP_UREM : D.DIF_OP_SREM,
       '&': D.DIF_OP_AND, '|': D.DIF_OP_OR, '^': D.DIF_OP_XOR, '<<': D.DIF_OP_SLL,
-      '>>': isUnsigned(promote(l.type)) ? D.DIF_OP_SRL : D.DIF_OP_SRA,
+      '>>': unsigned ? D.DIF_OP_SRL : D.DIF_OP_SRA,
     };
     const dop = ops[op];
     if (dop === undefined) throw err('D_UNSUPPORTED', `operator ${op} is not supported here`, at);
@@ -717,22 +718,23 @@ export class DifoGen {
       case '-':
         if (!isInteger(v.type)) throw err('D_OP_ARITH', 'operator - requires an operand of arithmetic type', e);
         b.emit(encodeR(D.DIF_OP_SUB, 0, v.reg, v.reg));
-        return { reg: v.reg, type: promote(v.type) };
+        return { reg: v.reg, type: keepIntType(v.type) };
       case '~':
         if (!isInteger(v.type)) throw err('D_OP_INT', 'operator ~ requires an operand of integral type', e);
         b.emit(encodeNot(v.reg, v.reg));
-        return { reg: v.reg, type: promote(v.type) };
+        return { reg: v.reg, type: keepIntType(v.type) };
       case '!':
         b.emit(encodeTst(v.reg));
-        return this.setCondition(D.DIF_OP_BE, v.reg);
+        return { reg: this.setCondition(D.DIF_OP_BE, v.reg).reg, type: keepIntType(v.type) };
       default:
         throw err('D_UNSUPPORTED', `operator ${e.op} is not supported yet`, e);
     }
   }
 }
 
-function promoteStore(t: DType): DType {
-  return t.kind === 'int' && t.size < 4 ? INT : t;
+/** A unary operator's result type in DTrace: the integer operand's own type (no promotion to int). */
+function keepIntType(t: DType): DType {
+  return t.kind === 'int' ? t : INT;
 }
 
 /**

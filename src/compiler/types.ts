@@ -124,8 +124,24 @@ export function isScalar(t: DType): boolean {
   return t.kind === 'int' || t.kind === 'enum' || t.kind === 'pointer';
 }
 
-/** C's usual arithmetic conversions, after promotion to at least int. */
+/**
+ * The type of a binary arithmetic, bitwise or relational operation on two integers as DTrace
+ * gives it (dt_type_promote): no promotion to int; the operand of greater rank wins, rank being
+ * the width in bits plus one if unsigned (so unsigned char + unsigned char is unsigned char, and
+ * signed char + unsigned char is unsigned char). Registers hold the unnarrowed 64-bit value;
+ * the narrow type shows where a value is recorded or stored.
+ */
 export function arithmetic(a: DType, b: DType): DType {
+  if (a.kind === 'pointer') return a;
+  if (b.kind === 'pointer') return b;
+  const ia = a.kind === 'enum' ? INT : a, ib = b.kind === 'enum' ? INT : b;
+  if (ia.kind !== 'int' || ib.kind !== 'int') return INT;
+  const rank = (t: DType & { kind: 'int' }) => t.size * 8 + (t.signed ? 0 : 1);
+  return rank(ib) > rank(ia) ? ib : ia;
+}
+
+/** C's usual arithmetic conversions, after promotion to at least int (the ternary's type). */
+export function cArithmetic(a: DType, b: DType): DType {
   if (a.kind === 'pointer') return a;
   if (b.kind === 'pointer') return b;
   const pa = promote(a), pb = promote(b);

@@ -11,7 +11,7 @@ import { asSigned, asUnsigned, DEFAULT_STRSIZE, formatBytes, pad, stringRecord, 
 import { formatPrintf, type AggFormatValue, type PrintfOptions, type SymbolLookup } from './printf.js';
 import { parseFormat, type FormatPiece } from '../abi/printf-format.js';
 import {
-  type LlquantizeParams, type LquantizeParams, QUANTIZE_NBUCKETS, QUANTIZE_ZEROBUCKET, llquantizeBounds, llquantizeBucket, llquantizeBucketCount,
+  type LlquantizeParams, type LquantizeParams, QUANTIZE_NBUCKETS, QUANTIZE_ZEROBUCKET, llquantizeBounds, llquantizeBucket, llquantizeBucketCount, llquantizeZeroBucket,
   lquantizeBucket, quantizeBucket, quantizeBucketValue,
 } from '../dif/buckets.js';
 
@@ -233,22 +233,41 @@ function int32(n: number): number {
   return n | 0;
 }
 
+/**
+ * The rows an llquantize() table shows (DTrace for Linux's dt_print_llquantize): from one bucket
+ * before the first with data to one after the last (bucket zero + 1 alone when all are empty),
+ * each with its label: the zero bucket is "0" when factor^low is 1, else "< N", or "abs() < N"
+ * once a negative row shows; the outer ones "<= -top" and ">= top".
+ */
+function llquantizeRange(p: LlquantizeParams, buckets: bigint[]): { first: number; last: number; label: (i: number) => string } {
+  const bounds = llquantizeBounds(p);
+  const n = bounds.length, zero = n, nb = 2 * n + 1;
+  if (buckets.length !== nb) throw new Error(`llquantize data has ${buckets.length} buckets, not ${nb}`);
+  let first = 0;
+  while (first < nb && buckets[first] === 0n) first++;
+  let last: number;
+  if (first === nb) first = last = zero + 1;
+  else for (last = nb - 1; buckets[last] === 0n; last--);
+  if (first > 0) first--;
+  if (last < nb - 1) last++;
+  const scale = bounds[0], top = bounds[n - 1];
+  const label = (i: number): string => {
+    const k = i - zero;
+    if (k === 0) return scale === 1n ? '0' : first >= zero ? `< ${scale}` : `abs() < ${scale}`;
+    if (k === n) return `>= ${top}`;
+    if (k === -n) return `<= -${top}`;
+    return k > 0 ? bounds[k - 1].toString() : `-${bounds[-k - 1]}`;
+  };
+  return { first, last, label };
+}
+
 /** An llquantize() table (dt_print_llquantize). */
 export function formatLlquantize(p: LlquantizeParams, buckets: bigint[], normal = 1n, zoom = false): string {
-  const bounds = llquantizeBounds(p);
-  if (buckets.length !== bounds.length + 1) {
-    throw new Error(`llquantize data has ${buckets.length} buckets, not ${bounds.length + 1}`);
-  }
-  const [first, last] = trimRange(buckets, 0, 1);
+  const { first, last, label } = llquantizeRange(p, buckets);
   const t = totals(buckets, first, last, zoom);
   let out = DIST_HEADER;
-  const line = (i: number) => quantLine(buckets[i], t.total, t.positives, t.negatives, normal);
-  if (first === 0) out += pad(`< ${bounds[0]}`, 16) + ' ' + line(0);
-  const overflow = bounds.length; // bucket index of ">= top"
-  for (let bin = 1; bin < overflow; bin++) {
-    if (bin >= first && bin <= last) out += pad(bounds[bin - 1].toString(), 16) + ' ' + line(bin);
-  }
-  if (last === overflow) out += pad(`>= ${bounds[bounds.length - 1]}`, 16) + ' ' + line(overflow);
+  for (let i = first; i <= last; i++)
+    out += pad(label(i), 16) + ' ' + quantLine(buckets[i], t.total, t.positives, t.negatives, normal);
   return out;
 }
 
@@ -369,13 +388,11 @@ export function distributionRows(desc: AggDesc, data: AggData): { value: bigint 
     return rows;
   }
   if (desc.action === 'llquantize' && desc.llquantize) {
-    const bounds = llquantizeBounds(desc.llquantize);
     const b = asBuckets(data, 'llquantize');
-    const [first, last] = trimRange(b, 0, 1);
+    const { first, last, label } = llquantizeRange(desc.llquantize, b);
     for (let i = first; i <= last; i++) {
-      if (i === 0) rows.push(row(`< ${bounds[0]}`, b[i]));
-      else if (i === bounds.length) rows.push(row(`>= ${bounds[bounds.length - 1]}`, b[i]));
-      else rows.push(row(bounds[i - 1], b[i]));
+      const l = label(i);
+      rows.push(row(/^-?\d+$/.test(l) ? BigInt(l) : l, b[i]));
     }
     return rows;
   }
@@ -536,10 +553,12 @@ function lquantizeZero(p: LquantizeParams, b: bigint[]): bigint {
   return 0n;
 }
 
+/** dt_aggregate_llquantizedsum: each step bucket's magnitude times its count, negatives subtracted. */
 function llquantizeSum(p: LlquantizeParams, b: bigint[]): bigint {
   const bounds = llquantizeBounds(p);
-  let total = b[0] * (bounds[0] - 1n);
-  for (let i = 0; i < bounds.length; i++) total += b[i + 1] * bounds[i];
+  const zero = bounds.length;
+  let total = 0n;
+  for (let k = 1; k < bounds.length; k++) total += bounds[k - 1] * (b[zero + k] - b[zero - k]);
   return total;
 }
 
@@ -570,7 +589,8 @@ export function compareAggValues(desc: AggDesc, a: AggData, b: AggData): number 
       const p = desc.llquantize!;
       const la = asBuckets(a, 'llquantize');
       const lb = asBuckets(b, 'llquantize');
-      return cmp(llquantizeSum(p, la), llquantizeSum(p, lb)) || cmp(la[0], lb[0]);
+      const zero = llquantizeZeroBucket(p);
+      return cmp(llquantizeSum(p, la), llquantizeSum(p, lb)) || cmp(la[zero], lb[zero]);
     }
   }
 }

@@ -257,12 +257,12 @@ export class Consumer {
           tracememSize = 0;
           break;
         }
-        case D.DTRACEACT_EXIT:
-          if (this.exitStatus === null) {
-            const v = decode(r, data);
-            this.exitStatus = v.kind === 'int' ? Number(v.value) : 0;
-          }
+        case D.DTRACEACT_EXIT: {
+          // The last exit() consumed gives the status (an END clause's exit() overrides).
+          const v = decode(r, data);
+          this.exitStatus = v.kind === 'int' ? Number(v.value) : 0;
           break;
+        }
         default:
           if (isSymbolicAction(r.action)) line += this.piece(formatSymbolicRecord(r, data), ep, r);
           break;

@@ -62,16 +62,37 @@ export function llquantizeBounds(p: LlquantizeParams): bigint[] {
   return bounds;
 }
 
-/** Number of llquantize buckets: underflow, the steps, overflow. */
+/**
+ * llquantize() buckets as DTrace for Linux lays them out, symmetric about zero: the negative
+ * overflow (<= -top), the negative steps from the largest magnitude down, the bucket of values
+ * whose magnitude is below factor^low (llquantizeZeroBucket), the positive steps, the positive
+ * overflow (>= top).
+ */
 export function llquantizeBucketCount(p: LlquantizeParams): number {
-  return llquantizeBounds(p).length + 1;
+  return 2 * llquantizeBounds(p).length + 1;
+}
+
+/** Index of the bucket of values whose magnitude is below factor^low. */
+export function llquantizeZeroBucket(p: LlquantizeParams): number {
+  return llquantizeBounds(p).length;
 }
 
 /** The llquantize bucket a value falls in. */
 export function llquantizeBucket(p: LlquantizeParams, value: bigint): number {
   const bounds = llquantizeBounds(p);
-  if (value < bounds[0]) return 0;
-  let b = 0;
-  while (b + 1 < bounds.length && bounds[b + 1] <= value) b++;
-  return b + 1;
+  const mag = value < 0n ? -value : value;
+  let k = 0;
+  while (k < bounds.length && bounds[k] <= mag) k++;
+  return value < 0n ? bounds.length - k : bounds.length + k;
+}
+
+/**
+ * The magnitude a bucket stands for: bucket zero +/- k is bounds[k - 1] (k = 1..n; the overflow
+ * at k = n is the top), 0 for the zero bucket.
+ */
+export function llquantizeBucketValue(p: LlquantizeParams, bucket: number): bigint {
+  const bounds = llquantizeBounds(p);
+  const k = bucket - bounds.length;
+  if (k === 0) return 0n;
+  return k > 0 ? bounds[k - 1] : -bounds[-k - 1];
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { ROOT, dtrace, dtraceAsync, gcc, kernelUnavailable } from '../helpers/run.js';
 import { onlineCpus } from '../helpers/run.js';
 import { formatLlquantize, formatLquantize, formatQuantize } from '../../src/consumer/aggprint.js';
-import { llquantizeBounds, llquantizeBucket, lquantizeBucket, quantizeBucket } from '../../src/dif/buckets.js';
+import { llquantizeBounds, llquantizeBucket, llquantizeBucketCount, lquantizeBucket, quantizeBucket } from '../../src/dif/buckets.js';
 
 const skip = kernelUnavailable();
 let work = '';
@@ -62,7 +62,7 @@ describe.skipIf(skip)(`aggregations on the kernel${skip ? ` (skipped: ${skip})` 
     const lp = { base: -50, step: 7, levels: 20 };
     const llp = { factor: 4, low: 1, high: 5, nsteps: 16 };
     const lb = new Array<bigint>(lp.levels + 2).fill(0n);
-    const llb = new Array<bigint>(llquantizeBounds(llp).length + 1).fill(0n);
+    const llb = new Array<bigint>(llquantizeBucketCount(llp)).fill(0n);
     let body = '';
     const values: bigint[] = [];
     for (let v = -60n; v <= 110n; v += 9n) values.push(v);

@@ -56,12 +56,13 @@ describe.skipIf(skip)(`vars${skip ? ` (skipped: ${skip})` : ''}`, () => {
   });
 
   test('a full dynamic variable space drops stores and says how many', () => {
-    // Each call keys a new element; the space holds about 25 of them.
-    const script = `syscall::getppid:entry /pid == $target/ { seen[timestamp] = 1; }`;
+    // Each call keys a new element; DTrace for Linux counts 12 + 4 + 4 bytes for an int-keyed int,
+    // so 2k holds 102 of them and the other 98 calls drop.
+    const script = `syscall::getppid:entry /pid == $target/ { seen[(int)timestamp] = 1; }`;
     const r = dtrace(['-q', '-x', 'dynvarsize=2k', '-n', script, '-c', `${getppid} 200`]);
     expect(r.status, r.stderr).toBe(0);
     const drops = [...r.stderr.matchAll(/^dtrace: (\d+) dynamic variable drops?$/gm)].reduce((n, m) => n + Number(m[1]), 0);
-    expect(drops).toBeGreaterThan(150);
-    expect(drops).toBeLessThan(200);
+    expect(drops).toBeGreaterThan(90);
+    expect(drops).toBeLessThanOrEqual(98);
   });
 });

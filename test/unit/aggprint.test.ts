@@ -49,15 +49,18 @@ describe('bucket layouts', () => {
 
   test('llquantize buckets', () => {
     const p: LlquantizeParams = { factor: 10, low: 0, high: 1, nsteps: 10 };
-    // < 1, 1..9, 10..90 by 10, >= 100
-    expect(llquantizeBucketCount(p)).toBe(20);
-    expect(llquantizeBucket(p, 0n)).toBe(0);
-    expect(llquantizeBucket(p, 1n)).toBe(1);
-    expect(llquantizeBucket(p, 9n)).toBe(9);
-    expect(llquantizeBucket(p, 10n)).toBe(10);
-    expect(llquantizeBucket(p, 47n)).toBe(13);
-    expect(llquantizeBucket(p, 99n)).toBe(18);
-    expect(llquantizeBucket(p, 100n)).toBe(19);
+    // Symmetric about zero: <= -100, -90..-10, -9..-1, 0, 1..9, 10..90, >= 100 (bucket 19 holds 0).
+    expect(llquantizeBucketCount(p)).toBe(39);
+    expect(llquantizeBucket(p, 0n)).toBe(19);
+    expect(llquantizeBucket(p, 1n)).toBe(20);
+    expect(llquantizeBucket(p, 9n)).toBe(28);
+    expect(llquantizeBucket(p, 10n)).toBe(29);
+    expect(llquantizeBucket(p, 47n)).toBe(32);
+    expect(llquantizeBucket(p, 99n)).toBe(37);
+    expect(llquantizeBucket(p, 100n)).toBe(38);
+    expect(llquantizeBucket(p, -1n)).toBe(18);
+    expect(llquantizeBucket(p, -47n)).toBe(6);
+    expect(llquantizeBucket(p, -100n)).toBe(0);
   });
 });
 
@@ -183,10 +186,11 @@ describe('llquantize', () => {
     );
   });
 
-  test('underflow and overflow rows', () => {
+  test('zero, underflow and overflow rows (as DTrace for Linux prints them)', () => {
     expect(formatLlquantize(p, fill([0, 500, 500, 500]))).toBe(
       HEADER +
-        row('< 1', 10, 1) +
+        row('-1', 0, 0) +
+        row('0', 10, 1) +
         ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '20', '30', '40', '50', '60', '70', '80', '90']
           .map((l) => row(l, 0, 0))
           .join('') +

@@ -112,8 +112,9 @@ describe('value layouts and merging', () => {
     expect(aggValueSize(D.DTRACEAGG_STDDEV, 0n)).toBe(32);
     expect(aggValueSize(D.DTRACEAGG_QUANTIZE, 0n)).toBe(127 * 8);
     expect(aggValueSize(D.DTRACEAGG_LQUANTIZE, D.packLquantizeArg({ base: 0, step: 10, levels: 10 }))).toBe(12 * 8);
-    // factor 10, magnitudes 0..2, 10 steps: < 1, 1..9, 10..90, 100..900, >= 1000
-    expect(aggValueSize(D.DTRACEAGG_LLQUANTIZE, D.packLlquantizeArg({ factor: 10, low: 0, high: 2, nsteps: 10 }))).toBe(29 * 8);
+    // factor 10, magnitudes 0..2, 10 steps, mirrored below zero: <= -1000, -900..-1, 0,
+    // 1..900, >= 1000
+    expect(aggValueSize(D.DTRACEAGG_LLQUANTIZE, D.packLlquantizeArg({ factor: 10, low: 0, high: 2, nsteps: 10 }))).toBe(57 * 8);
   });
 
   test('min and max merge only the CPUs that saw a value', () => {

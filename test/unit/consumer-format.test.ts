@@ -100,8 +100,8 @@ describe('printf %d follows the argument type', () => {
     expect(resolveSignedness('%d', [s8])).toBe('%d');
   });
 
-  test('%d reads a signed value signed and %i always signed', () => {
-    expect(formatPrintf('%d %u %i', [intValue(0xfd, 1, true), intValue(0xfd, 1, true), intValue(0xfd, 1, false)])).toBe('-3 253 -3');
+  test('%d and %i follow the argument signedness (DTrace for Linux)', () => {
+    expect(formatPrintf('%d %u %i', [intValue(0xfd, 1, true), intValue(0xfd, 1, true), intValue(0xfd, 1, false)])).toBe('-3 253 253');
     expect(formatPrintf('%u', [intValue(-3, 4, false)])).toBe('4294967293');
   });
 });

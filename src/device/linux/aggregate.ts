@@ -14,14 +14,15 @@
 //   stddev                 count, total, sum of squares (128 bits: low word, high word)
 //   quantize               127 power-of-two buckets (bucket 63 holds 0)
 //   lquantize              levels + 2 buckets: below base, one per step, at or above the limit
-//   llquantize             underflow, one per step of every magnitude, overflow
+//   llquantize             symmetric about zero (buckets.ts): <= -top, the negative steps, |v| <
+//                          factor^low, the positive steps, >= top
 // The consumer merges CPUs. New hash entries are inserted from their initial value, kept in an
 // array map; an insert that fails (the map holds `aggsize` entries) counts one aggregation drop
 // on this CPU.
 
 import * as D from '../../dif/constants.js';
 import type { ActionDescription } from '../../dof/program.js';
-import { QUANTIZE_NBUCKETS, QUANTIZE_ZEROBUCKET, llquantizeBounds } from '../../dif/buckets.js';
+import { QUANTIZE_NBUCKETS, QUANTIZE_ZEROBUCKET, llquantizeBounds, llquantizeBucketCount } from '../../dif/buckets.js';
 import { ALU, FP, HELPER, JMP, R0, R1, R2, R3, R4, R5, R8, BPF_NOEXIST } from './bpf-asm.js';
 import { type ProbeTranslator, TMP, TranslateError, ZERO_KEY, isAggregation, roundUp } from './translate.js';
 
@@ -37,7 +38,7 @@ function aggValueWords(kind: number, arg: bigint): number {
     case D.DTRACEAGG_STDDEV: return 4;
     case D.DTRACEAGG_QUANTIZE: return QUANTIZE_NBUCKETS;
     case D.DTRACEAGG_LQUANTIZE: return D.unpackLquantizeArg(arg).levels + 2;
-    case D.DTRACEAGG_LLQUANTIZE: return llquantizeBounds(D.unpackLlquantizeArg(arg)).length + 1;
+    case D.DTRACEAGG_LLQUANTIZE: return llquantizeBucketCount(D.unpackLlquantizeArg(arg));
     default: return 1;
   }
 }
@@ -157,11 +158,29 @@ export function translateAggregation(t: ProbeTranslator, acts: ActionDescription
       break;
     }
     case D.DTRACEAGG_LLQUANTIZE: {
+      // R3 := how many bounds |value| reaches (k); the bucket is zero + k, or zero - k for a
+      // negative value (R2 says which). -INT64_MIN stays negative: it is beyond every bound.
       const bounds = llquantizeBounds(D.unpackLlquantizeArg(act.arg));
-      const settled = a.label('llq.bucket');
+      const zero = bounds.length;
+      const settled = a.label('llq.bucket'), pos = a.label('llq.pos'), neg = a.label('llq.neg'), placed = a.label('llq.placed');
+      a.movImm(R2, 0);
+      a.jmpImm(JMP.JSGE, R1, 0, pos);
+      a.aluImm(ALU.NEG, R1, 0);
+      a.movImm(R2, 1);
+      a.jmpImm(JMP.JSGE, R1, 0, pos);
+      a.ld64(R1, 0x7fffffffffffffffn);
+      a.place(pos);
       thresholdSearch(t, bounds, 0, bounds.length, settled);
       a.place(settled);
-      bucketAdd(t, bounds.length + 1);
+      a.jmpImm(JMP.JNE, R2, 0, neg);
+      a.aluImm(ALU.ADD, R3, zero);
+      a.ja(placed);
+      a.place(neg);
+      a.movImm(R4, zero);
+      a.alu(ALU.SUB, R4, R3);
+      a.mov(R3, R4);
+      a.place(placed);
+      bucketAdd(t, 2 * zero + 1);
       break;
     }
     default:

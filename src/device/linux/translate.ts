@@ -131,6 +131,8 @@ export interface TranslateEnv {
   /** The globals held by reference (structs, unions, arrays): [start, end) in the globals value. */
   writableGlobals?: { start: number; end: number };
   activityOffset: number; // u32 in globals: 0 active, 1 draining (after exit()), 2 warming up (before BEGIN has run)
+  /** Does exit() in a clause stop the probe's later clauses? (Every probe but END.) */
+  exitStopsClauses?: boolean;
   aggregations: Map<bigint, AggregationMap>; // by aggregation id (action uarg)
   /** Array map of one element holding every aggregation's initial value (aggregate.ts). */
   aggInitFd: number;
@@ -287,14 +289,28 @@ export class ProbeTranslator {
     return insns;
   }
 
+  /** Where the clause being translated ends (abandoning it records nothing more). */
+  clauseNext: Label | undefined;
+  /** Has a clause translated so far in this program an exit() action? */
+  private exitBefore = false;
+
   private ecb(plan: EcbPlan): void {
     const a = this.a, mem = this.env.mem;
     const next = a.label(`ecb${plan.epid}.next`);
+    this.clauseNext = next;
     this.ecbIndex = plan.epid;
     this.scratchNext = 0;
     this.workNext = 0;
     this.scmpCounter = undefined;
     this.stamped = false;
+    // As DTrace for Linux does, once a clause has called exit() the probe's later clauses do not
+    // run (the activity word is no longer ACTIVE).
+    if (this.env.exitStopsClauses && this.exitBefore) {
+      a.ldMapValue(R1, this.env.globalsFd, this.env.activityOffset);
+      a.ldx(4, R1, R1, 0);
+      a.jmpImm(JMP.JEQ, R1, 1, next);
+    }
+    if (plan.desc.actions.some((x) => x.kind === D.DTRACEACT_EXIT)) this.exitBefore = true;
     if (plan.desc.predicate) {
       this.actionIndex = 0;
       this.difo(plan.desc.predicate, next);

@@ -28,8 +28,8 @@ import { ALU, FP, HELPER, JMP, R0, R1, R2, R3, R4, R8, type BpfAsm } from './bpf
 import { type ProbeTranslator, TranslateError, ZERO_KEY } from './translate.js';
 import { emitTid } from './context-task.js';
 
-/** What a hash element costs beside its key and value (about DTrace's dynvar header too). */
-const ENTRY_OVERHEAD = 48;
+/** What DTrace for Linux counts for a dynamic variable element beside its keys and value. */
+const DYNVAR_HEADER = 12;
 const KEY_HEADER = 16;
 
 /** How a variable's value is held: a string, a struct/union/array of `size` bytes, or 8 bytes. */
@@ -95,6 +95,11 @@ export function planVariables(program: Program, strsize: number, dynvarsize: num
   const localTypes = new Map<number, ValueKind>();
   const strBytes = roundUp(strsize, 8);
   let maxTuple = 0;
+  // DTrace for Linux's accounting of its dynamic variable space, per element: 12 bytes, the
+  // tuple's keys and the value, at their sizes (an integer key taken as an int's 4 bytes: DIF
+  // does not say which integer type a key has). Measured on the reference.
+  const valueBytes = new Map<string, number>();
+  const tupleBytes = new Map<string, number>();
   const merge = (a: ValueKind | undefined, b: ValueKind): ValueKind =>
     ({ string: (a?.string ?? false) || b.string, size: Math.max(a?.size ?? 0, b.size) });
   for (const d of difos(program)) {
@@ -105,28 +110,35 @@ export function planVariables(program: Program, strsize: number, dynvarsize: num
       else if (v.scope === D.DIFV_SCOPE_THREAD || (v.kind === D.DIFV_KIND_ARRAY && v.id >= D.DIF_VAR_OTHER_UBASE)) {
         const k = dynamicKey(v.scope, v.kind, v.id);
         dynamic.set(k, merge(dynamic.get(k), kind));
+        valueBytes.set(k, Math.max(valueBytes.get(k) ?? 0, string ? strsize : v.type.size || 8));
       }
     }
     // The tuple stack at each array access, as the translator will see it.
-    let tuple = 0;
-    const depth: number[] = [];
+    let tuple = 0, accounted = 0;
+    const depth: number[] = [], accountedDepth: number[] = [];
     for (const ins of d.insns) {
       const op = (ins >>> 24) & 0xff;
       if (op === D.DIF_OP_PUSHTR || op === D.DIF_OP_PUSHTV) {
         const size = op === D.DIF_OP_PUSHTR ? strBytes : 8;
-        depth.push(size), (tuple += size);
-      } else if (op === D.DIF_OP_POPTS) tuple -= depth.pop() ?? 0;
-      else if (op === D.DIF_OP_FLUSHTS) (depth.length = 0), (tuple = 0);
-      else if (op === D.DIF_OP_LDGAA || op === D.DIF_OP_STGAA || op === D.DIF_OP_LDTAA || op === D.DIF_OP_STTAA)
+        const counted = op === D.DIF_OP_PUSHTR ? strsize : 4;
+        depth.push(size), (tuple += size), accountedDepth.push(counted), (accounted += counted);
+      } else if (op === D.DIF_OP_POPTS) (tuple -= depth.pop() ?? 0), (accounted -= accountedDepth.pop() ?? 0);
+      else if (op === D.DIF_OP_FLUSHTS) (depth.length = 0), (tuple = 0), (accountedDepth.length = 0), (accounted = 0);
+      else if (op === D.DIF_OP_LDGAA || op === D.DIF_OP_STGAA || op === D.DIF_OP_LDTAA || op === D.DIF_OP_STTAA) {
         maxTuple = Math.max(maxTuple, tuple);
+        const thread = op === D.DIF_OP_LDTAA || op === D.DIF_OP_STTAA;
+        const k = dynamicKey(thread ? D.DIFV_SCOPE_THREAD : D.DIFV_SCOPE_GLOBAL, D.DIFV_KIND_ARRAY, (ins >>> 8) & 0xffff);
+        tupleBytes.set(k, Math.max(tupleBytes.get(k) ?? 0, accounted));
+      }
     }
   }
   const keySize = KEY_HEADER + maxTuple;
   const values = [...dynamic.values()];
   const valueSize = Math.max(8, values.some((k) => k.string) ? strBytes : 0, ...values.map((k) => roundUp(k.size, 8)));
-  // As DTrace sizes its dynamic variable space: one hash bucket per chunk, and at least one chunk.
-  const chunk = roundUp(keySize + valueSize + ENTRY_OVERHEAD, 8);
-  const capacity = Math.max(1, Math.floor(dynvarsize / (chunk + 8)));
+  // As many elements as DTrace for Linux fits in dynvarsize (the largest element bounds it).
+  let element = 0;
+  for (const k of dynamic.keys()) element = Math.max(element, DYNVAR_HEADER + (tupleBytes.get(k) ?? 0) + (valueBytes.get(k) ?? 8));
+  const capacity = Math.max(1, Math.floor(dynvarsize / Math.max(1, element)));
 
   let off = 0;
   const take = (n: number) => { const at = off; off += roundUp(n, 8); return at; };
@@ -297,8 +309,10 @@ function storeDynamic(t: ProbeTranslator, env: VariableEnv, scope: number, kind:
   a.movImm(R4, 0); // BPF_ANY
   a.call(HELPER.map_update_elem);
   a.jmpImm(JMP.JEQ, R0, 0, done);
-  countDrop(t, env); // the map is full: a dynamic variable drop
-  a.ja(done);
+  // The space is full: a dynamic variable drop, and (as DTrace for Linux does) the clause is
+  // abandoned there, recording nothing.
+  countDrop(t, env);
+  a.ja(t.clauseNext ?? done);
   a.place(remove);
   const removeKey = buildKey(t, env, scope, kind, id);
   a.ldMap(R1, env.mapFd);

@@ -1,5 +1,6 @@
 /* flags: -q */
-/* llquantize(): log-linear buckets (factor 10, magnitudes 1 to 2, 10 steps each) */
+/* llquantize(): log-linear buckets (factor 10, magnitudes 1 to 2, 10 steps each); expected output
+   from the reference DTrace for Linux, whose buckets are symmetric about zero */
 BEGIN
 {
 	@ll = llquantize(3, 10, 1, 2, 10);

@@ -1,5 +1,5 @@
 /* flags: -q */
-/* %d follows the argument's signedness, %i is always signed, %u %x %X %o are unsigned; each reads the value at its own size. */
+/* %d and %i follow the argument's signedness (as DTrace for Linux prints them; expected output from it), %u %x %X %o are unsigned; each reads the value at its own size. */
 BEGIN
 {
 	printf("char           %d %i %u %x %X %o\n", (char)-3, (char)-3, (char)-3, (char)-3, (char)-3, (char)-3);

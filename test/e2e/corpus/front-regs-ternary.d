@@ -22,11 +22,15 @@ BEGIN
 	printf("%d %d\n",
 	    x == 3 && (x > 1 && (x < 5 && (x != 4 && (x >= 3 && (x <= 3 && self->y))))),
 	    x == 2 || (x == 1 || (x == 0 || (x == 7 || (x == 9 || x == 3)))));
-	exit(0);
 }
 
 BEGIN
 /x == 1 ? 0 : x == 2 ? 0 : x == 3 ? (self->y == 7 ? 1 : 0) : x == 4 ? 0 : x == 5 ? 0 : 0/
 {
 	printf("predicate %s\n", x == 3 ? "taken" : "not taken");
+}
+
+BEGIN
+{
+	exit(0);
 }
