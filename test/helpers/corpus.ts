@@ -316,7 +316,7 @@ export const NOT_COMPILING: readonly string[] = [
   'front-err-xlate-memb.d', // D_XLATE_MEMB: translator member b is not a member of struct o
   'front-err-xlate-member.d', // D_ADDROF_VAR: cannot take address of dynamic variable
   'front-err-xlate-missing.d', // D_ADDROF_VAR: cannot take address of dynamic variable
-  'front-err-xlate-noconv.d', // D_XLATE_NOCONV: translator does not define conversion for member: pr_psargs
+  'front-err-xlate-noconv.d', // D_XLATE_NOCONV: translator does not define conversion for member: pr_size
   'front-err-xlate-none.d', // D_XLATE_NONE: cannot translate from "string" to "struct o *"
   'front-err-xlate-redecl.d', // D_XLATE_REDECL: translator from int to struct o has already been declared
   'front-err-xlate-redef.d', // D_XLATE_REDECL: translator from struct in * to struct out has already been declared
