@@ -329,7 +329,6 @@ export const NOT_COMPILING: readonly string[] = [
   'lang-builtin-err-pset.d', // D_IDENT_UNDEF: failed to resolve pset: built-in variable not supported on this s
   'lang-builtin-err-uregs-bounds.d', // D_UNKNOWN: uregs[]: index out of bounds (42)
   'lang-builtin-err-uregs-var.d', // D_PROTO_ARG: uregs[ ] argument #1 is incompatible with prototype:
-  'lang-builtin-err-vtimestamp.d', // D_IDENT_UNDEF: failed to resolve vtimestamp: built-in variable not supported on
   'lang-cpp-inline-ext.d', // D_SYNTAX: expected predicate and/or actions following probe description
   'lang-err-array-as-scalar.d', // D_IDENT_BADREF: associative array 'x' may not be referenced as scalar
   'lang-err-assign-builtin.d', // D_OP_WRITE: operator = can only be applied to a writable variable

@@ -13,6 +13,7 @@ import type { ActionDescription, Program } from '../../dof/program.js';
 import type { Difo } from '../../dif/difo.js';
 import type { Probe } from '../../providers/provider.js';
 import { ProbeRegistry } from '../../providers/registry.js';
+import { VTIME_VALUE_SIZE, type VtimeEnv, vtimeOffsets, vtimeSwitchProgram } from './vtime.js';
 import { eventExists, eventId } from '../../providers/tracefs.js';
 import { BPF_F_TEST_RUN_ON_CPU, native } from '../native.js';
 import { numericOption, optionValue, tracedCpu } from '../../options.js';
@@ -281,6 +282,22 @@ export class LinuxDevice implements Device {
       cpuinfoFd = this.map({ type: BPF_MAP_TYPE.ARRAY, keySize: 4, valueSize: table.length, maxEntries: 1, name: 'dt_cpuinfo' });
       native.mapUpdate(cpuinfoFd, u32(0), table, 0);
     }
+    // vtimestamp (vtime.ts): each CPU's arriving thread, kept by a program on sched_switch that
+    // runs from here on, whatever the activity word says.
+    let vtime: VtimeEnv | undefined;
+    if (program.ecbs.some((e) => [e.predicate, ...e.actions.map((a) => a.difo)].some((d) => d?.vartab.some((v) => v.id === D.DIF_VAR_VTIMESTAMP)))) {
+      const fd = this.map({ type: BPF_MAP_TYPE.ARRAY, keySize: 4, valueSize: VTIME_VALUE_SIZE, maxEntries: this.ncpu, name: 'dt_vtime' });
+      let prog: number, link: number;
+      try {
+        prog = native.progLoad({ type: BPF_PROG_TYPE.RAW_TRACEPOINT, insns: vtimeSwitchProgram(fd), license: 'GPL', name: 'dt_vtime' });
+        this.fds.push(prog);
+        link = native.rawTracepointOpen('sched_switch', prog);
+        this.fds.push(link);
+      } catch (e) {
+        throw new DeviceError(`vtimestamp: cannot follow the scheduler's switches: ${(e as Error).message}`);
+      }
+      vtime = { fd, sumExecRuntime: vtimeOffsets().sumExecRuntime };
+    }
     const eventsFd = this.map({ type: BPF_MAP_TYPE.PERF_EVENT_ARRAY, keySize: 4, valueSize: 4, maxEntries: this.ncpu, name: 'dt_events' });
     this.eventsFd = eventsFd;
     this.openBuffers(eventsFd);
@@ -380,7 +397,7 @@ export class LinuxDevice implements Device {
           memFd, globalsFd, strtabFd, eventsFd, mem, strsize, difoStrtab,
           probeStrings: probeStrings.get(probe.id)!, probeId: probe.id, globals, writableGlobals,
           activityOffset: 0, aggregations, aggInitFd, aggDropsFd: this.aggDropsFd, task: needsTask ? taskOffsets() : null, walltimeOffsetNs,
-          errno: probe.errno, vars, shared: shared?.shared, spec: this.spec?.env, errorProbe, cpu: this.opts.cpu, cpuinfoFd, debug: this.settings.debug,
+          errno: probe.errno, vars, shared: shared?.shared, spec: this.spec?.env, errorProbe, cpu: this.opts.cpu, cpuinfoFd, vtime, debug: this.settings.debug,
           contextTask: probe.attach.kind === 'rawTracepoint' && probe.attach.taskArg !== undefined
             ? { arg: probe.attach.taskArg, fields: taskFields() } : undefined,
           // A raw tracepoint program runs from bpf_trace_runN, called by the traced function.
