@@ -2,8 +2,14 @@
  * The process model of D on Linux: psinfo_t and lwpsinfo_t (the proc(4) structures D programs
  * know), translated from the kernel's struct task_struct, and curpsinfo / curlwpsinfo.
  *
- * Members this kernel cannot provide from the task alone (pr_psargs, pr_size, pr_rssize,
- * pr_pctcpu, pr_pctmem, the times) have no translation: using one is D_XLATE_NOCONV.
+ * Members this kernel cannot provide from the task alone (pr_size, pr_rssize, pr_pctcpu,
+ * pr_pctmem, the times) have no translation: using one is D_XLATE_NOCONV.
+ *
+ * The argument and environment areas are the process's user memory, which a probe can read only
+ * in that address space: pr_psargs, pr_argc and pr_envp are read when the task shares the
+ * current thread's mm (its own thread, or a child fork() has just copied), and are the command
+ * name, 0 and 0 otherwise. At exec the initial stack holds argc at mm->start_stack, then argv[],
+ * a NULL, then envp[].
  */
 
 typedef id_t taskid_t;
@@ -58,7 +64,7 @@ typedef struct psinfo {
 	size_t pr_size;
 	size_t pr_rssize;
 	size_t pr_pad1;
-	uintptr_t pr_ttydev;
+	struct tty_struct *pr_ttydev;
 	ushort_t pr_pctcpu;
 	ushort_t pr_pctmem;
 	timestruc_t pr_start;
@@ -123,8 +129,20 @@ translator psinfo_t < struct task_struct *T > {
 	pr_gid = T->cred->gid.val;
 	pr_egid = T->cred->egid.val;
 	pr_addr = (uintptr_t)T;
+	pr_ttydev = T->signal->tty ? T->signal->tty : (struct tty_struct *)-1;
 	pr_fname = T->comm;
+	pr_psargs = T->mm == NULL || T->mm != curthread->mm ||
+	    T->mm->arg_end <= T->mm->arg_start ? stringof(T->comm) :
+	    memstr((void *)copyin(T->mm->arg_start, (T->mm->arg_end - T->mm->arg_start > 80 ? 80 :
+	    T->mm->arg_end - T->mm->arg_start)), ' ',
+	    (T->mm->arg_end - T->mm->arg_start > 80 ? 80 :
+	    T->mm->arg_end - T->mm->arg_start));
 	pr_wstat = 0;
+	pr_argc = T->mm == NULL || T->mm != curthread->mm ? 0 :
+	    *(int *)copyin(T->mm->start_stack, sizeof (int));
+	pr_argv = T->mm == NULL ? 0 : T->mm->start_stack + sizeof (uintptr_t);
+	pr_envp = T->mm == NULL || T->mm != curthread->mm ? 0 : T->mm->start_stack +
+	    sizeof (uintptr_t) * (*(long *)copyin(T->mm->start_stack, sizeof (long)) + 2);
 	pr_dmodel = PR_MODEL_LP64;
 	pr_taskid = 0;
 	pr_projid = 0;

@@ -527,6 +527,7 @@ async function trace({ s, mode, compiled, registry, procs, output, signals, noti
     throw cannotEnable(e);
   }
   if (isSet(options, 'destructive')) notice('allowing destructive actions');
+  for (const name of device.vanished) err(`dtrace: ${name}: skipped: its tracepoint was removed after the probe was matched\n`);
   // As dtrace(1) reports a buffer its kernel had to make smaller (bufresize=auto), even when quiet.
   if (device.bufsizeLowered !== undefined && device.bufsizeLowered < bufsize) err(`dtrace: buffer size lowered to ${sizeText(device.bufsizeLowered)}\n`);
   if (begun) consumer.consume(begun);
@@ -568,6 +569,7 @@ function deviceDebug(): DeviceDebug {
     noOptimize: !!env.DTRACE_BPF_NOOPT,
     stats: !!env.DTRACE_BPF_STATS,
     rejectClause: Number(env.DTRACE_TEST_REJECT_CLAUSE ?? 0),
+    ...(env.DTRACE_TEST_VANISH ? { vanish: env.DTRACE_TEST_VANISH } : {}),
   };
 }
 

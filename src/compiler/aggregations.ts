@@ -15,7 +15,7 @@ import * as D from '../dif/constants.js';
 import type { ActionDescription } from '../dof/program.js';
 import type { Difo } from '../dif/difo.js';
 import type * as A from './ast.js';
-import { type CodeGenerator, type CodegenOptions, DifoGen, err } from './codegen.js';
+import { type CodeGenerator, type CodegenOptions, DifoGen, err, printfArgType } from './codegen.js';
 import { AGGREGATION_TYPE, isDynamicType, INT, LONG, VOID, isInteger, typeName, type DType } from './types.js';
 import { ACTION_PROTOTYPES } from '../dif/subroutines.js';
 import { protoArgMessage } from './errors.js';
@@ -335,6 +335,8 @@ function argType(t: DType): ArgType {
   if (t.kind === 'int') return { name: t.name, kind: 'integer', size: t.size, signed: t.signed };
   if (t.kind === 'string') return { name: 'string', kind: 'string' };
   if (t.kind === 'pointer') return { name: typeName(t), kind: 'pointer', size: 8 };
+  // A char array key (a tracepoint's char [16]) is a C string to %s, as in printf.
+  if (t.kind === 'array') return printfArgType(t);
   return { name: typeName(t), kind: 'other' };
 }
 

@@ -325,7 +325,6 @@ export function err(tag: string, message: string, at: { line: number; column: nu
 
 /** Why a D built-in has no meaning on Linux (the end of its "not supported" message). */
 const UNSUPPORTED_WHY: Record<string, string> = {
-  vtimestamp: ' (Linux keeps no per-thread virtual time a probe can read)',
   ipl: ' (Linux has no interrupt priority levels)',
   pset: ' (Linux has no processor sets)',
 };
@@ -557,7 +556,7 @@ export class DifoGen {
     if (!g) {
       const c = T.namedConstant(this, e);
       if (c) return c;
-      // A D built-in this system does not provide (vtimestamp, ipl, pset): say so.
+      // A D built-in this system does not provide (ipl, pset): say so.
       if (BUILTIN_IDENTS.has(e.name))
         throw err('D_IDENT_UNDEF', `failed to resolve ${e.name}: built-in variable not supported on this system${UNSUPPORTED_WHY[e.name] ?? ''}`, e);
       throw err('D_IDENT_UNDEF', `failed to resolve ${e.name}: Unknown variable name`, e);

@@ -325,6 +325,16 @@ export class TypeScope {
    * text as its name, as DTrace shows it. Undefined when the base type is unknown.
    */
   typeFromDeclaration(text: string): DType | undefined {
+    // A tracepoint field's `T[N]` (fixed array) or `T[]` (__data_loc array): an array of T.
+    const dims = /^(.*?)((?:\s*\[\s*\d*\s*\])+)\s*$/.exec(text);
+    if (dims) {
+      let t = this.typeFromDeclaration(dims[1]);
+      if (!t) return undefined;
+      const counts = [...dims[2].matchAll(/\[\s*(\d*)\s*\]/g)].map((m) => Number(m[1] || 0));
+      for (const count of counts.reverse()) t = { kind: 'array', of: t, count };
+      // `T []`: of no fixed length, named so rather than [0]
+      return counts.includes(0) && t.kind === 'array' ? { ...t, name: text.replace(/\s+/g, ' ').trim() } : t;
+    }
     const tokens: string[] = text.match(/[A-Za-z_]\w*|\*/g) ?? [];
     const firstStar = tokens.indexOf('*');
     const baseWords = (firstStar < 0 ? tokens : tokens.slice(0, firstStar)).filter((w) => !QUALIFIERS.has(w));

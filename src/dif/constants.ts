@@ -193,7 +193,7 @@ export const DIF_VAR_CURCPU = 0x0121;
 
 /**
  * Built-in variables as D spells them, with the D type each has when a program reads it by name
- * (args[], regs[] and uregs[] are typed where they are indexed; vtimestamp and ipl have none
+ * (args[], regs[] and uregs[] are typed where they are indexed; ipl has none
  * here). The compiler, the disassembler and the reference machine read this one list.
  */
 export const BUILTIN_VARIABLES: readonly { name: string; id: number; type?: string }[] = [
@@ -203,7 +203,7 @@ export const BUILTIN_VARIABLES: readonly { name: string; id: number; type?: stri
   { name: 'vmregs', id: DIF_VAR_VMREGS },
   { name: 'curthread', id: DIF_VAR_CURTHREAD, type: 'struct task_struct *' },
   { name: 'timestamp', id: DIF_VAR_TIMESTAMP, type: 'uint64_t' },
-  { name: 'vtimestamp', id: DIF_VAR_VTIMESTAMP },
+  { name: 'vtimestamp', id: DIF_VAR_VTIMESTAMP, type: 'uint64_t' },
   { name: 'ipl', id: DIF_VAR_IPL },
   { name: 'epid', id: DIF_VAR_EPID, type: 'uint_t' },
   { name: 'id', id: DIF_VAR_ID, type: 'uint_t' },

@@ -584,6 +584,21 @@ function bcopy(m: DifMachine, args: bigint[]): bigint {
   return 0n;
 }
 
+/** memstr(addr, c, size): size - 1 bytes as a string, NULs made c (NULL for size 0). */
+function memstr(m: DifMachine, args: bigint[]): bigint {
+  const [addr, ch, size] = [arg(args, 0), arg(args, 1) & 0xffn, arg(args, 2)];
+  if (size === 0n) return 0n;
+  const len = Math.min(Number(size - 1n), m.strsize);
+  m.checkLoad(addr, BigInt(len));
+  m.scratchFor(m.strsize);
+  const out = new Uint8Array(len);
+  for (let i = 0; i < len; i++) {
+    const b = m.byte(addr + BigInt(i));
+    out[i] = b === 0 ? Number(ch) : b;
+  }
+  return result(m, out);
+}
+
 const SUBROUTINES = new Map<number, Subr>([
   [D.DIF_SUBR_RAND, (m) => U64(m.rand())],
   [D.DIF_SUBR_SPECULATION, (m) => m.claimSpeculation()],
@@ -616,6 +631,7 @@ const SUBROUTINES = new Map<number, Subr>([
   [D.DIF_SUBR_JSON, json],
   [D.DIF_SUBR_ALLOCA, (m, a) => m.allocScratch(arg(a, 0), 8)],
   [D.DIF_SUBR_BCOPY, bcopy],
+  [D.DIF_SUBR_MEMSTR, memstr],
   [D.DIF_SUBR_COPYIN, copyin],
   [D.DIF_SUBR_COPYINSTR, copyinstr],
   [D.DIF_SUBR_COPYINTO, copyinto],

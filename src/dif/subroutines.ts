@@ -97,7 +97,7 @@ export const SUBROUTINES: readonly Subroutine[] = [
   },
   { subr: D.DIF_SUBR_LINK_NTOP, name: 'link_ntop', returns: 'string', args: ['int', 'void *'], unavailable: 'this dtrace does not implement it yet' },
   { subr: D.DIF_SUBR_MEMREF, name: 'memref', returns: 'uintptr_t *', args: ['uintptr_t', 'size_t'], unavailable: FREEBSD },
-  { subr: D.DIF_SUBR_MEMSTR, name: 'memstr', returns: 'string', args: ['void *', 'char', 'size_t'], unavailable: FREEBSD },
+  { subr: D.DIF_SUBR_MEMSTR, name: 'memstr', returns: 'string', args: ['void *', 'char', 'size_t'] },
   { subr: D.DIF_SUBR_SX_SHARED_HELD, name: 'sx_shared_held', returns: 'int', args: ['struct sx *'], unavailable: SXLOCK },
   { subr: D.DIF_SUBR_SX_EXCLUSIVE_HELD, name: 'sx_exclusive_held', returns: 'int', args: ['struct sx *'], unavailable: SXLOCK },
   { subr: D.DIF_SUBR_SX_ISEXCLUSIVE, name: 'sx_isexclusive', returns: 'int', args: ['struct sx *'], unavailable: SXLOCK },

@@ -59,17 +59,17 @@ export class TracepointProbe implements Probe {
 
 /**
  * One record field as a probe argument: scalars by value; fixed arrays and larger fields by
- * address (typed `T[N]`); `__data_loc char[]` strings by the address of their text, typed
- * `string`; other `__data_loc` arrays by the address of their data (typed `T[]`).
+ * address (typed `T [N]`, as CTF names arrays); `__data_loc char[]` strings by the address of their text, typed
+ * `string`; other `__data_loc` arrays by the address of their data (typed `T []`).
  */
 export function fieldArg(index: number, f: FormatField): ProbeArg {
   if (f.dynamic) {
     const relative = f.dynamic === 'rel_loc';
-    const type = f.type === 'char' ? 'string' : `${f.type}[]`;
+    const type = f.type === 'char' ? 'string' : `${f.type} []`;
     return { index, type, from: { kind: 'dataLoc', offset: f.offset, relative } };
   }
   if (f.arrayLength !== undefined) {
-    return { index, type: `${f.type}[${f.arrayLength}]`, from: { kind: 'fieldAddress', offset: f.offset } };
+    return { index, type: `${f.type} [${f.arrayLength}]`, from: { kind: 'fieldAddress', offset: f.offset } };
   }
   if (f.size === 1 || f.size === 2 || f.size === 4 || f.size === 8) {
     return { index, type: f.type, from: { kind: 'field', offset: f.offset, size: f.size, signed: f.signed } };

@@ -321,7 +321,7 @@ export const NOT_COMPILING: readonly string[] = [
   'front-err-xlate-memb.d', // D_XLATE_MEMB: translator member b is not a member of struct o
   'front-err-xlate-member.d', // D_ADDROF_VAR: cannot take address of dynamic variable
   'front-err-xlate-missing.d', // D_ADDROF_VAR: cannot take address of dynamic variable
-  'front-err-xlate-noconv.d', // D_XLATE_NOCONV: translator does not define conversion for member: pr_psargs
+  'front-err-xlate-noconv.d', // D_XLATE_NOCONV: translator does not define conversion for member: pr_size
   'front-err-xlate-none.d', // D_XLATE_NONE: cannot translate from "string" to "struct o *"
   'front-err-xlate-redecl.d', // D_XLATE_REDECL: translator from int to struct o has already been declared
   'front-err-xlate-redef.d', // D_XLATE_REDECL: translator from struct in * to struct out has already been declared
@@ -334,7 +334,6 @@ export const NOT_COMPILING: readonly string[] = [
   'lang-builtin-err-pset.d', // D_IDENT_UNDEF: failed to resolve pset: built-in variable not supported on this s
   'lang-builtin-err-uregs-bounds.d', // D_UNKNOWN: uregs[]: index out of bounds (42)
   'lang-builtin-err-uregs-var.d', // D_PROTO_ARG: uregs[ ] argument #1 is incompatible with prototype:
-  'lang-builtin-err-vtimestamp.d', // D_IDENT_UNDEF: failed to resolve vtimestamp: built-in variable not supported on
   'lang-cpp-inline-ext.d', // D_SYNTAX: expected predicate and/or actions following probe description
   'lang-err-array-as-scalar.d', // D_IDENT_BADREF: associative array 'x' may not be referenced as scalar
   'lang-err-assign-builtin.d', // D_OP_WRITE: operator = can only be applied to a writable variable

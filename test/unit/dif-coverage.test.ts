@@ -640,6 +640,15 @@ describe('subroutines', () => {
     expect(m.run(d).string).toBe('xyz');
     expect(callFault('bcopy', [KADDR, KADDR, 4n], m)).toBe(`invalid address (0x${KADDR.toString(16)})`);
   });
+  cover([subr('memstr')], 'memstr joins NUL-separated words with its character', () => {
+    const m = new DifMachine();
+    m.mapKernel(KADDR, Uint8Array.from(Buffer.from('ls\0-l\0/tmp\0', 'latin1')));
+    expect(callStr('memstr', [KADDR, 0x20n, 11n], m)).toBe('ls -l /tmp');
+    expect(callStr('memstr', [KADDR, 0x20n, 10n], m)).toBe('ls -l /tm');
+    expect(callStr('memstr', [KADDR, 0x2cn, 6n], m)).toBe('ls,-l');
+    expect(callInt('memstr', [KADDR, 0x20n, 0n], m)).toBe(0n);
+    expect(callFault('memstr', [0x1000n, 0x20n, 4n], m)).toBe('invalid address (0x1000)');
+  });
   cover([subr('copyin'), subr('copyinstr'), subr('copyinto'), flt(D.DTRACEFLT_BADADDR)], 'copyin, copyinstr and copyinto read the traced process', () => {
     const m = new DifMachine();
     m.mapUser(UADDR, 'user string');
@@ -687,7 +696,7 @@ describe('subroutines', () => {
 const NOT_ON_MACHINE = new Set([
   'mutex_owned', 'mutex_owner', 'mutex_type_adaptive', 'mutex_type_spin', 'rw_read_held', 'rw_write_held',
   'rw_iswriter', 'copyout', 'copyoutstr', 'msgdsize', 'msgsize', 'getmajor', 'getminor',
-  'ddi_pathname', 'getf', 'd_path', 'link_ntop', 'memref', 'memstr', 'sx_shared_held',
+  'ddi_pathname', 'getf', 'd_path', 'link_ntop', 'memref', 'sx_shared_held',
   'sx_exclusive_held', 'sx_isexclusive',
 ]);
 

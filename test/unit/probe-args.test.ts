@@ -31,5 +31,9 @@ describe('args[]', () => {
     expect(show('const char *const *')).toBe('const char *const *:pointer');
     expect(show('size_t')).toBe('size_t:int');
     expect(show('no_such_type_t')).toBeUndefined();
+    // tracepoint fields: fixed arrays and __data_loc arrays
+    expect(show('char [16]')).toBe('char [16]:array');
+    expect(show('unsigned int []')).toBe('unsigned int []:array');
+    expect(t.typeFromDeclaration('char [16]')).toMatchObject({ kind: 'array', count: 16, of: { kind: 'int', size: 1 } });
   });
 });

@@ -47,7 +47,7 @@ describe('tracepoint record fields as probe arguments', () => {
     expect(recordArgs(fields)).toEqual([
       { index: 0, type: 'string', from: { kind: 'dataLoc', offset: 8, relative: false } },
       { index: 1, type: 'pid_t', from: { kind: 'field', offset: 12, size: 4, signed: true } },
-      { index: 2, type: 'char[16]', from: { kind: 'fieldAddress', offset: 16 } },
+      { index: 2, type: 'char [16]', from: { kind: 'fieldAddress', offset: 16 } },
       { index: 3, type: 'bool', from: { kind: 'field', offset: 32, size: 1, signed: false } },
     ]);
   });

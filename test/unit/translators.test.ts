@@ -13,7 +13,7 @@ describe('translators', () => {
   });
 
   it('gives the D library psinfo_t and lwpsinfo_t of curthread', () => {
-    expect(compileError('BEGIN { trace(curpsinfo->pr_psargs); }')).toBe('D_XLATE_NOCONV: translator does not define conversion for member: pr_psargs');
+    expect(compileError('BEGIN { trace(curpsinfo->pr_size); }')).toBe('D_XLATE_NOCONV: translator does not define conversion for member: pr_size');
     expect(compileError('BEGIN { trace(curpsinfo->nothere); }')).toBe('D_XLATE_NOCONV: translator does not define conversion for member: nothere');
   });
 

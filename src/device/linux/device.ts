@@ -13,7 +13,8 @@ import type { ActionDescription, Program } from '../../dof/program.js';
 import type { Difo } from '../../dif/difo.js';
 import type { Probe } from '../../providers/provider.js';
 import { ProbeRegistry } from '../../providers/registry.js';
-import { eventId } from '../../providers/tracefs.js';
+import { VTIME_VALUE_SIZE, type VtimeEnv, vtimeOffsets, vtimeSwitchProgram } from './vtime.js';
+import { eventExists, eventId } from '../../providers/tracefs.js';
 import { BPF_F_TEST_RUN_ON_CPU, native } from '../native.js';
 import { numericOption, optionValue, tracedCpu } from '../../options.js';
 import type {
@@ -73,7 +74,7 @@ export interface LinuxDeviceOptions {
   debug?: DeviceDebug;
 }
 
-/** Developers' switches: dtrace(1) sets them from DTRACE_DEBUG_BPF, DTRACE_BPF_NOOPT, DTRACE_BPF_STATS and DTRACE_TEST_REJECT_CLAUSE. */
+/** Developers' switches: dtrace(1) sets them from DTRACE_DEBUG_BPF, DTRACE_BPF_NOOPT, DTRACE_BPF_STATS, DTRACE_TEST_REJECT_CLAUSE and DTRACE_TEST_VANISH. */
 export interface DeviceDebug {
   /** Print each BPF program as it is translated. */
   printPrograms?: boolean;
@@ -83,6 +84,8 @@ export interface DeviceDebug {
   stats?: boolean;
   /** Make clause N's program unverifiable (tests of the rejection message). */
   rejectClause?: number;
+  /** Treat tracepoint GROUP/EVENT as removed by another tool after matching (tests of the message). */
+  vanish?: string;
 }
 
 /**
@@ -133,6 +136,11 @@ export class LinuxDevice implements Device {
   private buffers: { cpu: number; fd: number; handle: number }[] = [];
   /** The bytes each CPU's buffer got when the kernel could not give bufsize (bufresize=auto). */
   bufsizeLowered?: number;
+  /**
+   * Probes whose tracepoint went away between matching and attaching (another tool removed its
+   * event): skipped, and dtrace(1) names them; when every probe went away, go() fails by name.
+   */
+  readonly vanished: string[] = [];
   private loaded: LoadedProbe[] = [];
   /** The perf event array every program writes its records to. */
   private eventsFd: number | undefined;
@@ -274,6 +282,22 @@ export class LinuxDevice implements Device {
       cpuinfoFd = this.map({ type: BPF_MAP_TYPE.ARRAY, keySize: 4, valueSize: table.length, maxEntries: 1, name: 'dt_cpuinfo' });
       native.mapUpdate(cpuinfoFd, u32(0), table, 0);
     }
+    // vtimestamp (vtime.ts): each CPU's arriving thread, kept by a program on sched_switch that
+    // runs from here on, whatever the activity word says.
+    let vtime: VtimeEnv | undefined;
+    if (program.ecbs.some((e) => [e.predicate, ...e.actions.map((a) => a.difo)].some((d) => d?.vartab.some((v) => v.id === D.DIF_VAR_VTIMESTAMP)))) {
+      const fd = this.map({ type: BPF_MAP_TYPE.ARRAY, keySize: 4, valueSize: VTIME_VALUE_SIZE, maxEntries: this.ncpu, name: 'dt_vtime' });
+      let prog: number, link: number;
+      try {
+        prog = native.progLoad({ type: BPF_PROG_TYPE.RAW_TRACEPOINT, insns: vtimeSwitchProgram(fd), license: 'GPL', name: 'dt_vtime' });
+        this.fds.push(prog);
+        link = native.rawTracepointOpen('sched_switch', prog);
+        this.fds.push(link);
+      } catch (e) {
+        throw new DeviceError(`vtimestamp: cannot follow the scheduler's switches: ${(e as Error).message}`);
+      }
+      vtime = { fd, sumExecRuntime: vtimeOffsets().sumExecRuntime };
+    }
     const eventsFd = this.map({ type: BPF_MAP_TYPE.PERF_EVENT_ARRAY, keySize: 4, valueSize: 4, maxEntries: this.ncpu, name: 'dt_events' });
     this.eventsFd = eventsFd;
     this.openBuffers(eventsFd);
@@ -373,7 +397,7 @@ export class LinuxDevice implements Device {
           memFd, globalsFd, strtabFd, eventsFd, mem, strsize, difoStrtab,
           probeStrings: probeStrings.get(probe.id)!, probeId: probe.id, globals, writableGlobals,
           activityOffset: 0, exitStopsClauses: probe.attach.kind !== 'dtrace' || probe.name === 'BEGIN', aggregations, aggInitFd, aggDropsFd: this.aggDropsFd, task: needsTask ? taskOffsets() : null, walltimeOffsetNs,
-          errno: probe.errno, vars, shared: shared?.shared, spec: this.spec?.env, errorProbe, cpu: this.opts.cpu, cpuinfoFd, debug: this.settings.debug,
+          errno: probe.errno, vars, shared: shared?.shared, spec: this.spec?.env, errorProbe, cpu: this.opts.cpu, cpuinfoFd, vtime, debug: this.settings.debug,
           contextTask: probe.attach.kind === 'rawTracepoint' && probe.attach.taskArg !== undefined
             ? { arg: probe.attach.taskArg, fields: taskFields() } : undefined,
           // A raw tracepoint program runs from bpf_trace_runN, called by the traced function.
@@ -414,7 +438,11 @@ export class LinuxDevice implements Device {
    */
   go(afterBegin?: () => void): void {
     this.setActivity(ACTIVITY_WARMUP);
-    for (const lp of this.loaded) this.attach(lp);
+    const attached = this.loaded.filter((lp) => this.attach(lp));
+    if (this.vanished.length > 0 && attached.length === 0 && this.begin.length + this.end.length === 0) {
+      throw new DeviceError(`failed to enable ${this.vanished.join(', ')}: ${VANISHED}`);
+    }
+    this.loaded = attached;
     // After every probe, so that one of the user's own at a hold's first site is in place first.
     for (const lp of this.loaded) {
       const at = lp.probe.attach;
@@ -716,7 +744,8 @@ export class LinuxDevice implements Device {
     }
   }
 
-  private attach(lp: LoadedProbe): void {
+  /** Attach one probe; false when its tracepoint no longer exists (see `vanished`). */
+  private attach(lp: LoadedProbe): boolean {
     const at = lp.probe.attach;
     const open = (o: Parameters<typeof native.perfEventOpen>[0]) => {
       const fd = native.perfEventOpen({ ...o, disabled: true });
@@ -727,7 +756,16 @@ export class LinuxDevice implements Device {
     };
     if (at.kind === 'tracepoint') {
       // The program joins the tracepoint's own program list, so it runs on every CPU: one event.
-      open({ type: PERF_TYPE_TRACEPOINT, config: eventId(at.group, at.event), pid: -1, cpu: this.onlineCpus[0], samplePeriod: 1 });
+      try {
+        if (this.settings.debug?.vanish === `${at.group}/${at.event}`) throw new Error('removed (test)');
+        open({ type: PERF_TYPE_TRACEPOINT, config: eventId(at.group, at.event), pid: -1, cpu: this.onlineCpus[0], samplePeriod: 1 });
+      } catch (e) {
+        if (this.settings.debug?.vanish !== `${at.group}/${at.event}` && eventExists(at.group, at.event)) {
+          throw new DeviceError(`failed to enable ${describe(lp.probe)}: ${(e as Error).message}`);
+        }
+        this.vanished.push(describe(lp.probe));
+        return false;
+      }
     } else if (at.kind === 'uprobe' && uprobeMultiSupported()) {
       // A link detaches in one grace period; a uprobe perf event's close waits for several.
       try {
@@ -759,6 +797,7 @@ export class LinuxDevice implements Device {
       const cpus = at.perCpu ? this.tracedCpus : this.tracedCpus.slice(0, 1);
       for (const cpu of cpus) open({ type: PERF_TYPE_SOFTWARE, config: PERF_COUNT_SW_CPU_CLOCK, samplePeriod: at.periodNs, pid: -1, cpu });
     }
+    return true;
   }
 
   /**
@@ -808,6 +847,8 @@ function u32(v: number): Buffer {
   b.writeUInt32LE(v >>> 0);
   return b;
 }
+
+const VANISHED = 'its tracepoint was removed after the probe was matched (another tool deleted the event)';
 
 function describe(p: Probe): string {
   return `${p.provider}:${p.module}:${p.func}:${p.name}`;

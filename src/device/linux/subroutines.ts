@@ -909,6 +909,42 @@ function bcopy(c: Call): void {
   toScratch(c, 1);
 }
 
+/**
+ * memstr(addr, c, size): the size - 1 bytes at addr as a string, each NUL made c (an argument
+ * area's NUL-separated words joined by spaces); cut at strsize like every string result.
+ * size 0 gives NULL, as FreeBSD's does.
+ */
+function memstr(c: Call): void {
+  const { t, n } = c, a = t.a;
+  const out = t.stringSlot(n);
+  const done = a.label('memstr.done'), some = a.label('memstr.some');
+  arg(c, 2, R7);
+  a.jmpImm(JMP.JNE, R7, 0, some);
+  a.movImm(R0, 0), t.putReg(R0, c.rd);
+  a.ja(done);
+  a.place(some);
+  a.aluImm(ALU.SUB, R7, 1);
+  const fits = a.label('memstr.fits');
+  a.jmpImm(JMP.JLE, R7, n, fits);
+  a.movImm(R7, n);
+  a.place(fits);
+  a.mov(R1, R8), a.aluImm(ALU.ADD, R1, out), a.mov(R2, R7);
+  arg(c, 0, R3);
+  a.call(HELPER.probe_read_kernel);
+  arg(c, 0, R1);
+  faultUnless(c, (ok) => a.jmpImm(JMP.JEQ, R0, 0, ok), D.DTRACEFLT_BADADDR, R1);
+  loop(c, R1, n, (brk, cont) => {
+    leave(a, JMP.JGE, R1, R7, brk);
+    loadByte(c, R2, out, R1);
+    a.jmpImm(JMP.JNE, R2, 0, cont);
+    arg(c, 1, R2);
+    storeByte(c, out, R1, R2);
+  });
+  a.mov(R5, R8), a.alu(ALU.ADD, R5, R7), a.st(1, R5, out, 0);
+  resultAddr(c, out);
+  a.place(done);
+}
+
 /** alloca(size): zeroed scratch memory, at most strsize bytes per call (or -x scratchsize). */
 function alloca(c: Call): void {
   const { t } = c, a = t.a;
@@ -1075,6 +1111,7 @@ const SUBROUTINES: Partial<Record<number, Subroutine>> = {
   [D.DIF_SUBR_JSON]: (c) => emitJson(c.t, c.rd, c.pc, c.next),
   [D.DIF_SUBR_TOUPPER]: caseMap(true),
   [D.DIF_SUBR_TOLOWER]: caseMap(false),
+  [D.DIF_SUBR_MEMSTR]: memstr,
   [D.DIF_SUBR_STRTOLL]: strtoll,
   [D.DIF_SUBR_COPYOUT]: (c) => emitCopyout(c.t, false, c.pc, c.next),
   [D.DIF_SUBR_COPYOUTSTR]: (c) => emitCopyout(c.t, true, c.pc, c.next),

@@ -33,6 +33,7 @@ import { type SpeculationEnv, emitMarkers, emitSpeculativeAction, emitSuppressio
 import { STACK_DEPTH_FRAMES, emitStackBuiltin, emitStackRecord, isStackAction } from './stack.js';
 import { emitRegister } from './registers.js';
 import { emitCurcpu, isCpuPair } from './cpuinfo.js';
+import { emitVtimestamp, type VtimeEnv } from './vtime.js';
 import { emitDestructiveAction } from './destructive.js';
 import { type ContextTask, emitComm, emitPid, emitTask, emitTid, emitUidOrGid } from './context-task.js';
 import { type ErrorProbeEnv, emitErrorBlock, jumpToErrorBlock } from './error-probe.js';
@@ -156,6 +157,8 @@ export interface TranslateEnv {
   errorProbe?: ErrorProbeEnv;
   /** Array map of every CPU's cpuinfo_t, when a DIF object uses curcpu as a pointer (cpuinfo.ts). */
   cpuinfoFd?: number;
+  /** The per-CPU arrivals map and offsets vtimestamp reads (vtime.ts), when a DIF object uses it. */
+  vtime?: VtimeEnv;
   /** Speculation maps and options (speculation.ts), when the program uses speculations. */
   spec?: SpeculationEnv;
   /** The probe describes another thread than the current one (context-task.ts). */
@@ -970,6 +973,14 @@ export class ProbeTranslator {
       }
       case D.DIF_VAR_CURTHREAD:
         return emitTask(this);
+      case D.DIF_VAR_VTIMESTAMP: {
+        const vt = env.vtime;
+        if (!vt) throw new TranslateError('vtimestamp needs the vtime map', this.ecbIndex, this.actionIndex);
+        return emitVtimestamp(a, vt, this.scratch(32), () => {
+          a.call(HELPER.get_current_task), a.aluImm(ALU.ADD, R0, vt.sumExecRuntime);
+          this.readKernel(R0, 8);
+        });
+      }
       case D.DIF_VAR_CALLER: case D.DIF_VAR_UCALLER: case D.DIF_VAR_STACKDEPTH: case D.DIF_VAR_USTACKDEPTH:
         return emitStackBuiltin(a, id, this.stackScratch(), env.kernelStackSkip);
       case D.DIF_VAR_ZONENAME: {

@@ -1,2 +1,2 @@
 /* flags: -xerrtags */
-BEGIN { trace(curpsinfo->pr_psargs); }
+BEGIN { trace(curpsinfo->pr_size); }

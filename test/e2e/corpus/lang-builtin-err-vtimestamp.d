@@ -1,5 +1,0 @@
-/* Linux keeps no per-thread virtual time that a probe can read. */
-BEGIN
-{
-	trace(vtimestamp);
-}
