@@ -529,6 +529,9 @@ async function trace({ s, mode, compiled, registry, procs, output, signals, noti
   if (isSet(options, 'destructive')) notice('allowing destructive actions');
   // As dtrace(1) reports a buffer its kernel had to make smaller (bufresize=auto), even when quiet.
   if (device.bufsizeLowered !== undefined && device.bufsizeLowered < bufsize) err(`dtrace: buffer size lowered to ${sizeText(device.bufsizeLowered)}\n`);
+  // Functions whose instruction the kernel cannot probe were left out: say so once.
+  const skipped = device.uninstrumented;
+  if (skipped.length > 0) err(`dtrace: ${skipped.length} function${skipped.length === 1 ? '' : 's'} could not be instrumented: ${skipped.join(', ')}\n`);
   if (begun) consumer.consume(begun);
   procs.resume();
 

@@ -43,6 +43,7 @@ export interface Section {
 export interface RawSymbol {
   name: string;
   type: number; // STT_*
+  bind: number; // STB_*
   shndx: number; // the section it is defined in (SHN_UNDEF: none)
   value: bigint;
   size: bigint;
@@ -70,6 +71,8 @@ export interface FunctionSymbol {
   name: string;
   value: bigint; // virtual address in the object's own address space
   size: bigint;
+  /** STB_* (0 local, 1 global, 2 weak): which of several names for one address to prefer. */
+  bind?: number;
 }
 
 /** One SystemTap SDT probe site, addresses already adjusted for a moved .stapsdt.base. */
@@ -219,7 +222,7 @@ export class ElfFile {
       for (let off = sec.offset; off + 24 <= sec.offset + sec.size; off += sec.entsize) {
         out.push({
           name: cString(d, strtab.offset + d.readUInt32LE(off), strtab.offset + strtab.size),
-          type: d[off + 4]! & 0xf, shndx: d.readUInt16LE(off + 6), value: d.readBigUInt64LE(off + 8), size: d.readBigUInt64LE(off + 16),
+          type: d[off + 4]! & 0xf, bind: d[off + 4]! >> 4, shndx: d.readUInt16LE(off + 6), value: d.readBigUInt64LE(off + 8), size: d.readBigUInt64LE(off + 16),
         });
       }
     }
@@ -246,7 +249,7 @@ export class ElfFile {
     if (!syms) {
       syms = this.symbols(type)
         .map((s, i) => ({ s, i }))
-        .sort((a, b) => (a.s.value < b.s.value ? -1 : a.s.value > b.s.value ? 1 : a.i - b.i))
+        .sort((a, b) => (a.s.value < b.s.value ? -1 : a.s.value > b.s.value ? 1 : preferName(a.s, b.s) || a.i - b.i))
         .map((e) => e.s);
       this.tables.set(type, syms);
     }
@@ -256,8 +259,19 @@ export class ElfFile {
   private symbols(type: number): FunctionSymbol[] {
     return this.rawSymbols(type)
       .filter((r) => r.type === STT_FUNC && r.shndx !== SHN_UNDEF && r.size !== 0n && r.name !== '')
-      .map((r) => ({ name: r.name, value: r.value, size: r.size }));
+      .map((r) => ({ name: r.name, value: r.value, size: r.size, bind: r.bind }));
   }
+}
+
+/**
+ * Of several names for one address, the one a user knows comes first, as DTrace's symbol lookup
+ * prefers it: a global before a weak before a local name, then fewer leading underscores
+ * (malloc, not __libc_malloc), then the shorter (free, not cfree).
+ */
+function preferName(a: FunctionSymbol, b: FunctionSymbol): number {
+  const rank = (s: FunctionSymbol) => (s.bind === 1 ? 0 : s.bind === 2 ? 1 : 2);
+  const underscores = (s: FunctionSymbol) => /^_*/.exec(s.name)![0].length;
+  return rank(a) - rank(b) || underscores(a) - underscores(b) || a.name.length - b.name.length;
 }
 
 function align4(n: number): number {

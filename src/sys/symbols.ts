@@ -133,8 +133,13 @@ export function lookupInMappings(maps: Mapping[], pc: bigint, load: (map: Mappin
   const i = floorIndex(obj.funcs, vaddr, (f) => f.value);
   // The nearest symbol below may be a small one inside a larger function: look a few further back.
   for (let j = i; j >= 0 && j > i - 8; j--) {
-    const f = obj.funcs[j];
-    if (f.value <= vaddr && vaddr < f.value + f.size) return { object, name: f.name, start: pc - (vaddr - f.value) };
+    let f = obj.funcs[j];
+    if (!(f.value <= vaddr && vaddr < f.value + f.size)) continue;
+    // Names for one address come preferred name first (elf.ts): take the first that holds pc.
+    for (let k = j - 1; k >= 0 && obj.funcs[k].value === f.value; k--) {
+      if (vaddr < obj.funcs[k].value + obj.funcs[k].size) f = obj.funcs[k];
+    }
+    return { object, name: f.name, start: pc - (vaddr - f.value) };
   }
   return { object };
 }
