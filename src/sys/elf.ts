@@ -5,7 +5,7 @@
 // Layouts are those of the System V gABI (Elf64_Ehdr, Elf64_Shdr, Elf64_Phdr, Elf64_Sym, Elf64_Nhdr)
 // and of SystemTap's SDT note (three addresses, then provider, name and argument strings).
 
-import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 
 const ELFCLASS64 = 2;
 const ELFDATA2LSB = 1;
@@ -329,6 +329,54 @@ function readSections(d: Buffer, path: string): Section[] {
     const inFile = s.type !== 8 && s.offset + s.size <= d.length;
     return { name, type: s.type, flags: s.flags, addr: s.addr, offset: s.offset, size: inFile ? s.size : 0, link: s.link, info: s.info, entsize: s.entsize };
   });
+}
+
+const noteCache = new Map<string, { mtimeMs: number; size: number; has: boolean }>();
+
+/**
+ * Does a file hold SystemTap SDT notes (a .note.stapsdt section)? Only its headers and section
+ * names are read, so that every program on a system can be asked; false for anything not a
+ * regular little-endian ELF64 file.
+ */
+export function hasSdtNotes(path: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return false;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size < 64) return false;
+    const hit = noteCache.get(path);
+    if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.has;
+    const read = (pos: number, len: number): Buffer => {
+      const b = Buffer.alloc(len);
+      return b.subarray(0, readSync(fd, b, 0, len, pos));
+    };
+    const h = read(0, 64);
+    let has = false;
+    if (h.length === 64 && h.readUInt32BE(0) === 0x7f454c46 && h[4] === ELFCLASS64 && h[5] === ELFDATA2LSB) {
+      const shoff = Number(h.readBigUInt64LE(40)), shentsize = h.readUInt16LE(58), shnum = h.readUInt16LE(60), shstrndx = h.readUInt16LE(62);
+      if (shoff > 0 && shentsize >= 64 && shnum > 0 && shnum < 0xff00 && shstrndx < shnum && shoff + shnum * shentsize <= st.size) {
+        const sh = read(shoff, shnum * shentsize);
+        const strOff = Number(sh.readBigUInt64LE(shstrndx * shentsize + 24));
+        const strSize = Number(sh.readBigUInt64LE(shstrndx * shentsize + 32));
+        const names = read(strOff, Math.min(strSize, 1 << 20));
+        for (let i = 0; i < shnum && !has; i++) {
+          const o = i * shentsize;
+          if (sh.readUInt32LE(o + 4) !== SHT_NOTE) continue;
+          has = cString(names, sh.readUInt32LE(o), names.length) === '.note.stapsdt';
+        }
+      }
+    }
+    noteCache.set(path, { mtimeMs: st.mtimeMs, size: st.size, has });
+    return has;
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 const cache = new Map<string, { mtimeMs: number; size: number; elf: ElfFile }>();

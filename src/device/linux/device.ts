@@ -388,7 +388,7 @@ export class LinuxDevice implements Device {
       const translator = () => new ProbeTranslator(
         {
           memFd, globalsFd, strtabFd, eventsFd, mem, strsize, difoStrtab,
-          probeStrings: probeStrings.get(probe.id)!, probeId: probe.id, globals, writableGlobals,
+          probeStrings: probeStrings.get(probe.id)!, providerPid: probe.perProcess !== undefined, probeId: probe.id, globals, writableGlobals,
           activityOffset: 0, aggregations, aggInitFd, aggDropsFd: this.aggDropsFd, task: needsTask ? taskOffsets() : null, walltimeOffsetNs,
           errno: probe.errno, vars, shared: shared?.shared, spec: this.spec?.env, errorProbe, cpu: this.opts.cpu, cpuinfoFd, debug: this.settings.debug,
           contextTask: probe.attach.kind === 'rawTracepoint' && probe.attach.taskArg !== undefined

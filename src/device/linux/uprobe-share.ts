@@ -110,7 +110,7 @@ export class UprobeSharing {
 /** Sites share a program when the same clauses are enabled and arguments are read alike. */
 function groupKey(probe: Probe, clauses: number[]): string {
   const at = probe.attach.kind === 'uprobe' ? probe.attach : null;
-  return `${clauses.join(',')}|${at?.pid ?? ''}|${argsKey(probe.args)}`;
+  return `${clauses.join(',')}|${at?.pid ?? ''}|${probe.perProcess ? 'p' : ''}|${argsKey(probe.args)}`;
 }
 
 function argsKey(args: ProbeArg[]): string {
