@@ -123,6 +123,14 @@ export function announceProcess(pid: number): void {
 
 let objectList: string[] | null = null;
 
+/** Where programs not running yet are looked for: the user's $PATH, which the CLI hands over. */
+let programDirs = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
+
+export function setProgramDirs(dirs: string[]): void {
+  programDirs = dirs;
+  objectList = null;
+}
+
 /**
  * Every object that may run with SDT probes while dtrace traces, holding SDT notes: those mapped
  * by running processes (dtrace's own aside), those -c and -p processes map or will map, and the
@@ -162,8 +170,7 @@ function sdtObjects(): string[] {
       /* exited */
     }
   }
-  const dirs = (process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin').split(':');
-  for (const dir of new Set(dirs.filter((d) => d.startsWith('/')))) {
+  for (const dir of new Set(programDirs.filter((d) => d.startsWith('/')))) {
     let names: string[] = [];
     try {
       names = readdirSync(dir);

@@ -24,6 +24,7 @@ const PT_INTERP = 3;
 const STT_OBJECT = 1;
 const STT_FUNC = 2;
 const NT_STAPSDT = 3;
+const NT_GNU_BUILD_ID = 3;
 
 export class ElfError extends Error {}
 
@@ -180,6 +181,36 @@ export class ElfFile {
       out.push({ provider: strings[0] ?? '', name: strings[1] ?? '', pc, semaphore, args: strings[2] ?? '', pcAt: descAt - sec.offset });
     }
     return out;
+  }
+
+  /** The GNU build-id (NT_GNU_BUILD_ID note) in hex, or null. */
+  buildId(): string | null {
+    const d = this.data;
+    for (const sec of this.sections) {
+      if (sec.type !== SHT_NOTE) continue;
+      let off = sec.offset;
+      const end = sec.offset + sec.size;
+      while (off + 12 <= end) {
+        const namesz = d.readUInt32LE(off), descsz = d.readUInt32LE(off + 4), type = d.readUInt32LE(off + 8);
+        const nameAt = off + 12, descAt = nameAt + align4(namesz);
+        off = descAt + align4(descsz);
+        if (off > end) break;
+        if (type === NT_GNU_BUILD_ID && namesz === 4 && d.toString('latin1', nameAt, nameAt + 3) === 'GNU') return d.toString('hex', descAt, descAt + descsz);
+      }
+    }
+    return null;
+  }
+
+  /** The file name .gnu_debuglink names (a separate debug file's), or null. */
+  debugLink(): string | null {
+    const sec = this.section('.gnu_debuglink');
+    if (!sec || sec.size === 0) return null;
+    return cString(this.data, sec.offset, sec.offset + sec.size) || null;
+  }
+
+  /** Whether the file has a .symtab with function symbols (not stripped). */
+  hasSymtab(): boolean {
+    return this.table(SHT_SYMTAB).length > 0;
   }
 
   /** The stored bytes of a defined data (OBJECT) symbol, from .dynsym or .symtab; undefined if none. */
