@@ -21,6 +21,7 @@ import { elfOf, mappedObjects, objectsMatching, pidOf, PID_ATTRIBUTES } from './
 import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename } from 'node:path';
 import { hasSdtNotes, readElf, type ElfFile, type SdtNote } from '../sys/elf.js';
+import { debugFile } from '../sys/symbols.js';
 import type { ArgSource, Probe, ProbeArg, ProbeSpec, Provider, SemaphoreHold } from './provider.js';
 
 /** x86_64 register names in SDT operands, by the 64-bit register they are part of. */
@@ -237,11 +238,23 @@ function processesMapping(path: string): number[] {
   return out.sort((a, b) => a - b);
 }
 
+/** The function holding a probe site: from the object's symbols, else its separate debug file's. */
+function functionAt(elf: ElfFile, path: string, pc: bigint): string {
+  const f = elf.functionAt(pc);
+  if (f) return f.name;
+  if (elf.hasSymtab()) return '';
+  let debug: ElfFile | null = debugFiles.get(path) ?? null;
+  if (!debugFiles.has(path)) debugFiles.set(path, (debug = debugFile(elf, path)));
+  return debug?.functionAt(pc)?.name ?? '';
+}
+
+const debugFiles = new Map<string, ElfFile | null>();
+
 /** The probe for one SDT note when `spec` (but its provider) matches it; pid: one process's. */
 function siteProbe(elf: ElfFile, path: string, module: string, note: SdtNote, spec: ProbeSpec, pid: number | undefined): Probe | null {
   const name = sdtProbeName(note.name);
   if (!matchField(spec.name, name)) return null;
-  const func = elf.functionAt(note.pc)?.name ?? '';
+  const func = functionAt(elf, path, note.pc);
   if (!matchField(spec.function, func)) return null;
   const offset = elf.fileOffset(note.pc);
   if (offset === null) return null;
