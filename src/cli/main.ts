@@ -21,12 +21,13 @@ import { ProcessError, ProcessSet } from './process.js';
 import { CppError, preprocess } from './cpp.js';
 import { announceExec } from '../providers/pid.js';
 import { DefinitionError, writeHeader, writeObjects } from '../usdt/definitions.js';
-import { announceProcess } from '../providers/usdt.js';
+import { announceProcess, setProgramDirs } from '../providers/usdt.js';
 import { VERSION } from '../version.js';
 import { DESTRUCTIVE_NOT_ALLOWED, usesDestructiveActions } from '../compiler/destructive.js';
 import { API_VERSION, USAGE } from './usage.js';
 import { traceTimers } from './timers.js';
 import { missingPrivileges } from './privileges.js';
+import { symbolizer } from '../sys/symbols.js';
 
 
 /** dtrace(1)'s exit statuses. */
@@ -277,6 +278,8 @@ export async function main(argv: string[]): Promise<number> {
 const err = (text: string) => { process.stderr.write(text); };
 
 async function run(argv: string[]): Promise<number> {
+  // USDT providers named without a pid are looked for in the programs of the user's $PATH too.
+  if (process.env.PATH) setProgramDirs(process.env.PATH.split(':'));
   if (argv.length === 0) {
     err(USAGE);
     return E_USAGE;
@@ -378,6 +381,11 @@ function generateUsdt(args: ParsedArgs, s: Settings, mode: Mode): number {
   }
   return 0;
 }
+
+/** How often a traced process's mappings are read again while it runs. */
+const MAPS_REFRESH_MS = 100;
+/** ... and how often in the first second, when a short -c command may already have run. */
+const MAPS_EARLY_MS = 5, MAPS_EARLY_FOR_MS = 1000;
 
 /** Pass 3: start the -c commands and grab the -p processes, in command-line order. */
 async function startProcesses(args: ParsedArgs, procs: ProcessSet): Promise<void> {
@@ -530,6 +538,9 @@ async function trace({ s, mode, compiled, registry, procs, output, signals, noti
   for (const name of device.vanished) err(`dtrace: ${name}: skipped: its tracepoint was removed after the probe was matched\n`);
   // As dtrace(1) reports a buffer its kernel had to make smaller (bufresize=auto), even when quiet.
   if (device.bufsizeLowered !== undefined && device.bufsizeLowered < bufsize) err(`dtrace: buffer size lowered to ${sizeText(device.bufsizeLowered)}\n`);
+  // Functions whose instruction the kernel cannot probe were left out: say so once.
+  const skipped = device.uninstrumented;
+  if (skipped.length > 0) err(`dtrace: ${skipped.length} function${skipped.length === 1 ? '' : 's'} could not be instrumented: ${skipped.join(', ')}\n`);
   if (begun) consumer.consume(begun);
   procs.resume();
 
@@ -538,14 +549,25 @@ async function trace({ s, mode, compiled, registry, procs, output, signals, noti
   // speculation drops) and the speculation cleaner each run at their own rate (timers.ts).
   const timers = traceTimers(options);
   const tracedAllExited = () => procs.procs.length > 0 && procs.live === 0;
+  // A -c or -p process's mappings are read again while it runs, so that its user addresses are
+  // still named once it has exited (its /proc/PID/maps is empty from then on).
+  const rememberTraced = () => {
+    for (const p of procs.procs) if (!p.exited) symbolizer().user.refresh(p.pid);
+  };
+  rememberTraced();
+  // A short -c command may exec, run and exit between two turns of the loop: read often at first.
+  const early = setInterval(rememberTraced, MAPS_EARLY_MS);
+  setTimeout(() => clearInterval(early), MAPS_EARLY_FOR_MS).unref();
   while (consumer.exitStatus === null && interrupted === 0 && !tracedAllExited() && !consumer.filled) {
-    await device.wait(timers.msUntilNext());
+    await device.wait(procs.live > 0 ? Math.min(MAPS_REFRESH_MS, timers.msUntilNext()) : timers.msUntilNext());
+    rememberTraced();
     consumer.consume();
     const due = timers.due();
     if (due.has('aggrate')) consumer.snapshotAggregations();
     if (due.has('statusrate')) consumer.status();
     if (due.has('cleanrate')) consumer.clean();
   }
+  clearInterval(early);
   device.stop();
   consumer.consume();
   consumer.flush(); // bufpolicy=ring: the buffers' contents are printed only now

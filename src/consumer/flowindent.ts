@@ -3,7 +3,8 @@
 // Facts followed (libdtrace dt_consume.c dt_flowindent, cmd/dtrace chew):
 // - a probe named "entry" or ending in "-entry" is an entry, "return" or "-return" a return;
 //   syscall probes are marked " => " / " <= ", all others " -> " / " <- "; any other probe
-//   gets "| " and its function:name;
+//   gets "| " and its function:name; an entry or return whose function is unknown (a USDT site
+//   no symbol covers) shows its probe name instead;
 // - the heading is "%3s %-41s" of CPU and FUNCTION, each record starts "%3d %-41s " with the
 //   indent (two spaces per entry level, shared by all CPUs), the mark and the function;
 // - an entry is not indented when the record before it was another enabling of the same probe,
@@ -45,8 +46,10 @@ export class FlowIndent {
     const syscall = ep.probe.provider === 'syscall';
     if (flow === 'return' && this.indent > 0) this.indent -= 2;
     let name: string;
-    if (flow === 'entry') name = (syscall ? ' => ' : ' -> ') + ep.probe.func;
-    else if (flow === 'return') name = (syscall ? ' <= ' : ' <- ') + ep.probe.func;
+    // A USDT site in a function no symbol names: the probe's name, rather than a bare arrow.
+    const func = ep.probe.func || ep.probe.name;
+    if (flow === 'entry') name = (syscall ? ' => ' : ' -> ') + func;
+    else if (flow === 'return') name = (syscall ? ' <= ' : ' <- ') + func;
     else name = `| ${ep.probe.func}:${ep.probe.name}`;
     const text = `${String(cpu).padStart(3)} ${(' '.repeat(this.indent) + name).padEnd(41)} `;
     if (flow === 'entry') this.indent += 2;

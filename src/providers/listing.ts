@@ -138,8 +138,19 @@ export function listProbes(registry: ProbeRegistry, specs: ListSpec[] = [], verb
   }
   let text = listHeader();
   let stderr = '';
+  let shown = 0;
   const show = (probes: Probe[]) => {
-    for (const p of probes) text += listRow(p) + (verbose ? verboseInfo(registry, p) : '');
+    for (const p of probes) {
+      // A probe of every process of a binary is listed as each running process's provider has it.
+      if (p.perProcess) {
+        for (const pid of p.perProcess.processes()) {
+          show(registry.match({ provider: `${p.provider}${pid}`, module: p.module, function: p.func, name: p.name }));
+        }
+        continue;
+      }
+      text += listRow(p) + (verbose ? verboseInfo(registry, p) : '');
+      shown++;
+    }
   };
   if (specs.length === 0) show(registry.all());
   for (const d of parsed) {
@@ -150,11 +161,12 @@ export function listProbes(registry: ProbeRegistry, specs: ListSpec[] = [], verb
       continue;
     }
     const probes = registry.match({ ...d.spec, instance: d.instance });
-    if (probes.length === 0) {
+    const before = shown;
+    show(probes);
+    if (shown === before) {
       const { provider, module, function: fn, name } = d.spec;
       stderr += `dtrace: failed to match ${provider}:${module}:${fn}:${name}: No probe matches description\n`;
     }
-    show(probes);
   }
   return { text, stderr };
 }

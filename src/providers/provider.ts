@@ -146,6 +146,12 @@ export interface Probe {
    * whose macro the compiler placed several times in one function).
    */
   sites?: { attach: Attach; args: ProbeArg[] }[];
+  /**
+   * A USDT probe enabled in every process of a binary: `provider` is the bare provider name, and
+   * probeprov adds the firing process's pid (python1234), as DTrace names each process's
+   * provider. `processes` lists those running now (dtrace -l shows each).
+   */
+  perProcess?: { processes(): number[] };
 }
 
 /**

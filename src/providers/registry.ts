@@ -25,8 +25,10 @@ export interface ProviderProblem {
 }
 
 export function defaultProviders(): Provider[] {
-  return [new DtraceProvider(), new ProfileProvider(), new SyscallProvider(), new PidProvider(), new UsdtProvider(),
+  const others = [new DtraceProvider(), new ProfileProvider(), new SyscallProvider(), new PidProvider(),
     new SdtProvider(), new ProcProvider(), new SchedProvider(), new IoProvider(), new FbtProvider()];
+  const usdt = new UsdtProvider(new Set(others.map((p) => p.name)));
+  return [...others.slice(0, 4), usdt, ...others.slice(4)];
 }
 
 export class ProbeRegistry {

@@ -9,10 +9,19 @@
 // name in one function share one probe. Semaphores are handed to the kernel as the uprobe's
 // reference counter (ref_ctr_offset), so the kernel raises them while dtrace has the probe in place
 // and lowers them when it is gone.
+//
+// A provider named by a glob or without a pid (postgresql*:::query-start, python:::line) means that
+// provider in every process: the probe is a uprobe on the binary or library itself (no pid), so it
+// fires in every process mapping the file -- those that start later too -- and the kernel raises
+// the semaphore in each. Its probeprov is the bare name completed by the firing pid at run time.
+// The files searched are those running processes map and the executables of $PATH.
 
 import { matchField, isGlob } from './glob.js';
 import { elfOf, mappedObjects, objectsMatching, pidOf, PID_ATTRIBUTES } from './pid.js';
-import type { ElfFile } from '../sys/elf.js';
+import { readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { basename } from 'node:path';
+import { hasSdtNotes, readElf, type ElfFile, type SdtNote } from '../sys/elf.js';
+import { debugFile } from '../sys/symbols.js';
 import type { ArgSource, Probe, ProbeArg, ProbeSpec, Provider, SemaphoreHold } from './provider.js';
 
 /** x86_64 register names in SDT operands, by the 64-bit register they are part of. */
@@ -77,37 +86,185 @@ export class UsdtProvider implements Provider {
   readonly name = 'usdt';
   readonly attributes = PID_ATTRIBUTES;
 
+  /** @param reserved the other providers' names, which are never USDT providers */
+  constructor(private readonly reserved: ReadonlySet<string> = new Set()) {}
+
   list(): Probe[] {
     return [];
   }
 
   /**
-   * Any NAME<digits> except pid<digits>, which belongs to the pid provider; and a glob
-   * (postgresql*), which names the providers of the processes dtrace traces (-c, -p).
+   * NAME<digits> except pid<digits> (one process's provider); a glob (postgresql*); and a bare
+   * name some program or library on the system provides (postgresql): those two name the
+   * provider in every process of the binaries that have it.
    */
   ownsProviderName(providerName: string): boolean {
     const p = splitProviderName(providerName);
     if (p !== null) return p.provider !== 'pid';
-    return isGlob(providerName) && tracedProcesses.size > 0;
+    if (isGlob(providerName)) return true;
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(providerName) || this.reserved.has(providerName) || providerName === 'pid') return false;
+    return sdtObjects().some((path) => readNotes(path).some((n) => n.provider === providerName));
   }
 
   provide(spec: ProbeSpec): Probe[] {
-    if (isGlob(spec.provider)) {
-      return [...tracedProcesses].flatMap((pid) =>
-        probesOf(pid, spec, (provider) => provider !== 'pid' && matchField(spec.provider, `${provider}${pid}`)));
-    }
     const p = splitProviderName(spec.provider);
-    if (!p || p.provider === 'pid') return [];
-    return probesOf(p.pid, spec, (provider) => provider === p.provider);
+    if (p) return p.provider === 'pid' ? [] : probesOf(p.pid, spec, (provider) => provider === p.provider);
+    return binaryProbes(spec);
   }
 }
 
-/** Processes dtrace started (-c) or grabbed (-p): a globbed provider name looks in these. */
+/** Processes dtrace started (-c) or grabbed (-p): their objects are searched too. */
 const tracedProcesses = new Set<number>();
 
 /** Tell the usdt provider about a process dtrace traces. */
 export function announceProcess(pid: number): void {
   tracedProcesses.add(pid);
+  objectList = null;
+}
+
+let objectList: string[] | null = null;
+
+/** Where programs not running yet are looked for: the user's $PATH, which the CLI hands over. */
+let programDirs = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
+
+export function setProgramDirs(dirs: string[]): void {
+  programDirs = dirs;
+  objectList = null;
+}
+
+/**
+ * Every object that may run with SDT probes while dtrace traces, holding SDT notes: those mapped
+ * by running processes (dtrace's own aside), those -c and -p processes map or will map, and the
+ * executables of $PATH (a program not running yet). Each by its real path, once.
+ */
+function sdtObjects(): string[] {
+  if (objectList) return objectList;
+  const paths = new Set<string>();
+  const add = (file: string) => {
+    try {
+      paths.add(realpathSync(file));
+    } catch {
+      /* gone */
+    }
+  };
+  let pids: string[] = [];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d) && Number(d) !== process.pid);
+  } catch {
+    /* no /proc */
+  }
+  for (const pid of pids) {
+    let maps = '';
+    try {
+      maps = readFileSync(`/proc/${pid}/maps`, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const m of maps.matchAll(/^\S+\s+\S+\s+\S+\s+\S+\s+[1-9]\d*\s+(\/.*)$/gm)) {
+      if (!m[1].endsWith(' (deleted)')) paths.add(m[1]);
+    }
+  }
+  for (const pid of tracedProcesses) {
+    try {
+      for (const o of mappedObjects(pid)) add(o.path);
+    } catch {
+      /* exited */
+    }
+  }
+  for (const dir of new Set(programDirs.filter((d) => d.startsWith('/')))) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const n of names) add(`${dir}/${n}`);
+  }
+  objectList = [...paths].filter(hasSdtNotes).sort();
+  return objectList;
+}
+
+function readNotes(path: string): SdtNote[] {
+  try {
+    return readElf(path).sdtNotes();
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The probes a description with a globbed or bare provider names, one per probe of each binary
+ * or library: a uprobe on the file, so it fires in every process that maps it, those started
+ * later included, and its semaphore is raised in each (the kernel's reference counter).
+ */
+function binaryProbes(spec: ProbeSpec): Probe[] {
+  const byKey = new Map<string, Probe>();
+  const moduleGlob = spec.module === '' ? '*' : spec.module;
+  for (const path of sdtObjects()) {
+    const module = basename(path);
+    if (!matchField(moduleGlob, module)) continue;
+    let elf: ElfFile;
+    try {
+      elf = readElf(path);
+    } catch {
+      continue;
+    }
+    for (const note of elf.sdtNotes()) {
+      if (note.provider === 'pid' || !matchField(spec.provider, note.provider)) continue;
+      const site = siteProbe(elf, path, module, note, spec, undefined);
+      if (!site) continue;
+      site.provider = note.provider;
+      site.perProcess = { processes: () => processesMapping(path) };
+      const key = `${site.provider}:${module}:${site.func}:${site.name}`;
+      const first = byKey.get(key);
+      if (!first) byKey.set(key, site);
+      else (first.sites ??= []).push({ attach: site.attach, args: site.args });
+    }
+  }
+  return [...byKey.values()];
+}
+
+/** The running processes (dtrace aside) that have a file mapped. */
+function processesMapping(path: string): number[] {
+  const out: number[] = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d) || Number(d) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${d}/maps`, 'utf8').includes(` ${path}\n`)) out.push(Number(d));
+    } catch {
+      /* exited */
+    }
+  }
+  return out.sort((a, b) => a - b);
+}
+
+/** The function holding a probe site: from the object's symbols, else its separate debug file's. */
+function functionAt(elf: ElfFile, path: string, pc: bigint): string {
+  const f = elf.functionAt(pc);
+  if (f) return f.name;
+  if (elf.hasSymtab()) return '';
+  let debug: ElfFile | null = debugFiles.get(path) ?? null;
+  if (!debugFiles.has(path)) debugFiles.set(path, (debug = debugFile(elf, path)));
+  return debug?.functionAt(pc)?.name ?? '';
+}
+
+const debugFiles = new Map<string, ElfFile | null>();
+
+/** The probe for one SDT note when `spec` (but its provider) matches it; pid: one process's. */
+function siteProbe(elf: ElfFile, path: string, module: string, note: SdtNote, spec: ProbeSpec, pid: number | undefined): Probe | null {
+  const name = sdtProbeName(note.name);
+  if (!matchField(spec.name, name)) return null;
+  const func = functionAt(elf, path, note.pc);
+  if (!matchField(spec.function, func)) return null;
+  const offset = elf.fileOffset(note.pc);
+  if (offset === null) return null;
+  const refCtrOffset = note.semaphore !== 0n ? elf.fileOffset(note.semaphore) ?? undefined : undefined;
+  const alsoRaise = note.provider === 'python' && note.name === 'function__entry' ? python311Tracing(elf) : undefined;
+  return {
+    id: 0, provider: `${note.provider}${pid ?? ''}`, module, func, name,
+    attach: { kind: 'uprobe', path, offset, retprobe: false, pid, refCtrOffset, alsoRaise },
+    args: parseSdtArgs(note.args).map((from, index): ProbeArg => ({ index, type: null, from })),
+  };
 }
 
 /** The USDT probes of process `pid` whose provider `wanted` accepts and that `spec` matches. */
@@ -125,20 +282,9 @@ function probesOf(pid: number, spec: ProbeSpec, wanted: (provider: string) => bo
     if (!elf) continue;
     for (const note of elf.sdtNotes()) {
       if (!wanted(note.provider)) continue;
-      const name = sdtProbeName(note.name);
-      if (!matchField(spec.name, name)) continue;
-      const func = elf.functionAt(note.pc)?.name ?? '';
-      if (!matchField(spec.function, func)) continue;
-      const offset = elf.fileOffset(note.pc);
-      if (offset === null) continue;
-      const refCtrOffset = note.semaphore !== 0n ? elf.fileOffset(note.semaphore) ?? undefined : undefined;
-      const alsoRaise = note.provider === 'python' && note.name === 'function__entry' ? python311Tracing(elf) : undefined;
-      const probe: Probe = {
-        id: 0, provider: `${note.provider}${pid}`, module: obj.module, func, name,
-        attach: { kind: 'uprobe', path: obj.path, offset, retprobe: false, pid, refCtrOffset, alsoRaise },
-        args: parseSdtArgs(note.args).map((from, index): ProbeArg => ({ index, type: null, from })),
-      };
-      const key = `${probe.provider}:${probe.module}:${func}:${name}`;
+      const probe = siteProbe(elf, obj.path, obj.module, note, spec, pid);
+      if (!probe) continue;
+      const key = `${probe.provider}:${probe.module}:${probe.func}:${probe.name}`;
       const first = byKey.get(key);
       if (!first) byKey.set(key, probe);
       else (first.sites ??= []).push({ attach: probe.attach, args: probe.args });

@@ -5,7 +5,7 @@
 // Layouts are those of the System V gABI (Elf64_Ehdr, Elf64_Shdr, Elf64_Phdr, Elf64_Sym, Elf64_Nhdr)
 // and of SystemTap's SDT note (three addresses, then provider, name and argument strings).
 
-import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 
 const ELFCLASS64 = 2;
 const ELFDATA2LSB = 1;
@@ -24,6 +24,7 @@ const PT_INTERP = 3;
 const STT_OBJECT = 1;
 const STT_FUNC = 2;
 const NT_STAPSDT = 3;
+const NT_GNU_BUILD_ID = 3;
 
 export class ElfError extends Error {}
 
@@ -43,6 +44,7 @@ export interface Section {
 export interface RawSymbol {
   name: string;
   type: number; // STT_*
+  bind: number; // STB_*
   shndx: number; // the section it is defined in (SHN_UNDEF: none)
   value: bigint;
   size: bigint;
@@ -70,6 +72,8 @@ export interface FunctionSymbol {
   name: string;
   value: bigint; // virtual address in the object's own address space
   size: bigint;
+  /** STB_* (0 local, 1 global, 2 weak): which of several names for one address to prefer. */
+  bind?: number;
 }
 
 /** One SystemTap SDT probe site, addresses already adjusted for a moved .stapsdt.base. */
@@ -179,6 +183,36 @@ export class ElfFile {
     return out;
   }
 
+  /** The GNU build-id (NT_GNU_BUILD_ID note) in hex, or null. */
+  buildId(): string | null {
+    const d = this.data;
+    for (const sec of this.sections) {
+      if (sec.type !== SHT_NOTE) continue;
+      let off = sec.offset;
+      const end = sec.offset + sec.size;
+      while (off + 12 <= end) {
+        const namesz = d.readUInt32LE(off), descsz = d.readUInt32LE(off + 4), type = d.readUInt32LE(off + 8);
+        const nameAt = off + 12, descAt = nameAt + align4(namesz);
+        off = descAt + align4(descsz);
+        if (off > end) break;
+        if (type === NT_GNU_BUILD_ID && namesz === 4 && d.toString('latin1', nameAt, nameAt + 3) === 'GNU') return d.toString('hex', descAt, descAt + descsz);
+      }
+    }
+    return null;
+  }
+
+  /** The file name .gnu_debuglink names (a separate debug file's), or null. */
+  debugLink(): string | null {
+    const sec = this.section('.gnu_debuglink');
+    if (!sec || sec.size === 0) return null;
+    return cString(this.data, sec.offset, sec.offset + sec.size) || null;
+  }
+
+  /** Whether the file has a .symtab with function symbols (not stripped). */
+  hasSymtab(): boolean {
+    return this.table(SHT_SYMTAB).length > 0;
+  }
+
   /** The stored bytes of a defined data (OBJECT) symbol, from .dynsym or .symtab; undefined if none. */
   objectBytes(name: string): Buffer | undefined {
     const d = this.data;
@@ -219,7 +253,7 @@ export class ElfFile {
       for (let off = sec.offset; off + 24 <= sec.offset + sec.size; off += sec.entsize) {
         out.push({
           name: cString(d, strtab.offset + d.readUInt32LE(off), strtab.offset + strtab.size),
-          type: d[off + 4]! & 0xf, shndx: d.readUInt16LE(off + 6), value: d.readBigUInt64LE(off + 8), size: d.readBigUInt64LE(off + 16),
+          type: d[off + 4]! & 0xf, bind: d[off + 4]! >> 4, shndx: d.readUInt16LE(off + 6), value: d.readBigUInt64LE(off + 8), size: d.readBigUInt64LE(off + 16),
         });
       }
     }
@@ -246,7 +280,7 @@ export class ElfFile {
     if (!syms) {
       syms = this.symbols(type)
         .map((s, i) => ({ s, i }))
-        .sort((a, b) => (a.s.value < b.s.value ? -1 : a.s.value > b.s.value ? 1 : a.i - b.i))
+        .sort((a, b) => (a.s.value < b.s.value ? -1 : a.s.value > b.s.value ? 1 : preferName(a.s, b.s) || a.i - b.i))
         .map((e) => e.s);
       this.tables.set(type, syms);
     }
@@ -256,8 +290,19 @@ export class ElfFile {
   private symbols(type: number): FunctionSymbol[] {
     return this.rawSymbols(type)
       .filter((r) => r.type === STT_FUNC && r.shndx !== SHN_UNDEF && r.size !== 0n && r.name !== '')
-      .map((r) => ({ name: r.name, value: r.value, size: r.size }));
+      .map((r) => ({ name: r.name, value: r.value, size: r.size, bind: r.bind }));
   }
+}
+
+/**
+ * Of several names for one address, the one a user knows comes first, as DTrace's symbol lookup
+ * prefers it: a global before a weak before a local name, then fewer leading underscores
+ * (malloc, not __libc_malloc), then the shorter (free, not cfree).
+ */
+function preferName(a: FunctionSymbol, b: FunctionSymbol): number {
+  const rank = (s: FunctionSymbol) => (s.bind === 1 ? 0 : s.bind === 2 ? 1 : 2);
+  const underscores = (s: FunctionSymbol) => /^_*/.exec(s.name)![0].length;
+  return rank(a) - rank(b) || underscores(a) - underscores(b) || a.name.length - b.name.length;
 }
 
 function align4(n: number): number {
@@ -315,6 +360,54 @@ function readSections(d: Buffer, path: string): Section[] {
     const inFile = s.type !== 8 && s.offset + s.size <= d.length;
     return { name, type: s.type, flags: s.flags, addr: s.addr, offset: s.offset, size: inFile ? s.size : 0, link: s.link, info: s.info, entsize: s.entsize };
   });
+}
+
+const noteCache = new Map<string, { mtimeMs: number; size: number; has: boolean }>();
+
+/**
+ * Does a file hold SystemTap SDT notes (a .note.stapsdt section)? Only its headers and section
+ * names are read, so that every program on a system can be asked; false for anything not a
+ * regular little-endian ELF64 file.
+ */
+export function hasSdtNotes(path: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return false;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size < 64) return false;
+    const hit = noteCache.get(path);
+    if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.has;
+    const read = (pos: number, len: number): Buffer => {
+      const b = Buffer.alloc(len);
+      return b.subarray(0, readSync(fd, b, 0, len, pos));
+    };
+    const h = read(0, 64);
+    let has = false;
+    if (h.length === 64 && h.readUInt32BE(0) === 0x7f454c46 && h[4] === ELFCLASS64 && h[5] === ELFDATA2LSB) {
+      const shoff = Number(h.readBigUInt64LE(40)), shentsize = h.readUInt16LE(58), shnum = h.readUInt16LE(60), shstrndx = h.readUInt16LE(62);
+      if (shoff > 0 && shentsize >= 64 && shnum > 0 && shnum < 0xff00 && shstrndx < shnum && shoff + shnum * shentsize <= st.size) {
+        const sh = read(shoff, shnum * shentsize);
+        const strOff = Number(sh.readBigUInt64LE(shstrndx * shentsize + 24));
+        const strSize = Number(sh.readBigUInt64LE(shstrndx * shentsize + 32));
+        const names = read(strOff, Math.min(strSize, 1 << 20));
+        for (let i = 0; i < shnum && !has; i++) {
+          const o = i * shentsize;
+          if (sh.readUInt32LE(o + 4) !== SHT_NOTE) continue;
+          has = cString(names, sh.readUInt32LE(o), names.length) === '.note.stapsdt';
+        }
+      }
+    }
+    noteCache.set(path, { mtimeMs: st.mtimeMs, size: st.size, has });
+    return has;
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 const cache = new Map<string, { mtimeMs: number; size: number; elf: ElfFile }>();

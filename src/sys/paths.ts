@@ -8,4 +8,6 @@ export const systemPaths = {
   btfDir: '/sys/kernel/btf',
   /** Kernel symbols. */
   kallsyms: '/proc/kallsyms',
+  /** Separate debug files of user programs and libraries (by build-id under .build-id/). */
+  debugDir: '/usr/lib/debug',
 };

@@ -133,8 +133,13 @@ export function lookupInMappings(maps: Mapping[], pc: bigint, load: (map: Mappin
   const i = floorIndex(obj.funcs, vaddr, (f) => f.value);
   // The nearest symbol below may be a small one inside a larger function: look a few further back.
   for (let j = i; j >= 0 && j > i - 8; j--) {
-    const f = obj.funcs[j];
-    if (f.value <= vaddr && vaddr < f.value + f.size) return { object, name: f.name, start: pc - (vaddr - f.value) };
+    let f = obj.funcs[j];
+    if (!(f.value <= vaddr && vaddr < f.value + f.size)) continue;
+    // Names for one address come preferred name first (elf.ts): take the first that holds pc.
+    for (let k = j - 1; k >= 0 && obj.funcs[k].value === f.value; k--) {
+      if (vaddr < obj.funcs[k].value + obj.funcs[k].size) f = obj.funcs[k];
+    }
+    return { object, name: f.name, start: pc - (vaddr - f.value) };
   }
   return { object };
 }
@@ -165,6 +170,17 @@ export class UserSymbols {
       if (!this.maps.has(pid)) this.maps.set(pid, []);
       return null;
     }
+  }
+
+  /**
+   * Read a process's mappings again while it lives, keeping the last ones read once it has gone:
+   * so a -c process's addresses are still named after it exits.
+   */
+  refresh(pid: number): void {
+    if (pid <= 0) return;
+    const before = this.maps.get(pid);
+    const now = this.read(pid);
+    if ((!now || now.length === 0) && before && before.length > 0) this.maps.set(pid, before);
   }
 
   /** Set a process's mappings (tests, and processes whose maps were captured elsewhere). */
@@ -205,7 +221,9 @@ export class UserSymbols {
     for (const file of [`/proc/${pid}/map_files/${map.start.toString(16)}-${map.end.toString(16)}`, map.path]) {
       try {
         const elf = readElf(file);
-        obj = { elf, funcs: elf.functions() };
+        // A stripped object's full symbol table is in its separate debug file, when installed.
+        const debug = elf.hasSymtab() ? null : debugFile(elf, map.path);
+        obj = { elf, funcs: debug ? debug.functions() : elf.functions() };
         break;
       } catch {
         // not readable this way (or not an ELF regular file): try the next, else no symbols
@@ -214,6 +232,34 @@ export class UserSymbols {
     this.objects.set(map.path, obj);
     return obj;
   }
+}
+
+/**
+ * The separate debug file of a stripped object, as gdb finds one: by build-id
+ * (DEBUG/.build-id/xx/rest.debug), else by .gnu_debuglink's name in the object's directory, its
+ * .debug/ subdirectory, or DEBUG plus that directory. It must hold a .symtab, and by build-id
+ * match the object's; its symbols have the object's link addresses.
+ */
+export function debugFile(elf: ElfFile, objectPath: string, root = systemPaths.debugDir): ElfFile | null {
+  const id = elf.buildId();
+  const candidates: string[] = [];
+  if (id && id.length > 2) candidates.push(`${root}/.build-id/${id.slice(0, 2)}/${id.slice(2)}.debug`);
+  const link = elf.debugLink();
+  if (link && !link.includes('/')) {
+    const dir = path.dirname(objectPath);
+    candidates.push(`${dir}/${link}`, `${dir}/.debug/${link}`, `${root}${dir}/${link}`);
+  }
+  for (const file of candidates) {
+    if (file === objectPath) continue;
+    try {
+      const dbg = readElf(file);
+      if (id && dbg.buildId() !== null && dbg.buildId() !== id) continue;
+      if (dbg.hasSymtab()) return dbg;
+    } catch {
+      // not there
+    }
+  }
+  return null;
 }
 
 // --------------------------------------------------------------------------------- formatting

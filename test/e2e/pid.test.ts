@@ -227,3 +227,52 @@ describe.skipIf(pySkip)(`usdt provider${pySkip ? ` (skipped: ${pySkip})` : ''}`,
   });
 
 });
+
+describe.skipIf(skip)(`pid provider, a whole library${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  let calls = '';
+  beforeAll(() => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'dtrace-libc-'));
+    calls = path.join(dir, 'libc-calls');
+    gcc(path.join(ROOT, 'test/e2e/progs/libc-calls.c'), calls);
+  });
+
+  test('pid$target:libc.so.6::entry: every function, ready fast, counts right, refused ones named once', async () => {
+    const started = Date.now();
+    const d = dtraceAsync(['-q', '-n', 'BEGIN { printf("ready\\n"); } pid$target:libc.so.6::entry { @[probefunc] = count(); }', '-c', `${calls} 25`]);
+    await d.waitFor(/ready/);
+    const readyMs = Date.now() - started;
+    const r = await d.done;
+    expect(r.status, r.stderr).toBe(0);
+    const counts = rows(r.stdout);
+    // Every call the program makes, under the names users know (malloc and free, not __libc_*).
+    expect(counts.get('usleep')).toBe(25);
+    expect(counts.get('malloc')).toBeGreaterThanOrEqual(25);
+    expect(counts.get('free')).toBeGreaterThanOrEqual(25);
+    expect(counts.has('__libc_malloc')).toBe(false);
+    expect(counts.has('cfree')).toBe(false);
+    // Over a thousand functions: the line says how many were left out, or there is none.
+    expect(counts.size).toBeGreaterThan(20);
+    const skipped = /^dtrace: (\d+) functions? could not be instrumented: (.*)$/m.exec(r.stderr);
+    // pthread_spin_lock starts with a lock-prefixed instruction, which x86 uprobes refuse.
+    const libc = readElf('/lib/x86_64-linux-gnu/libc.so.6');
+    const spin = libc.lookupFunction('pthread_spin_lock')!;
+    const first = libc.data[libc.fileOffset(spin.value)!];
+    if (first === 0xf0) {
+      expect(skipped, r.stderr).not.toBeNull();
+      expect(skipped![2].split(', ')).toContain('pthread_spin_lock');
+      expect(skipped![2].split(', ').length).toBe(Number(skipped![1]));
+    }
+    expect(r.stderr).not.toMatch(/failed to enable/);
+    // A second or two on a quiet machine (uprobe-multi links); generous here for a busy one.
+    expect(readyMs).toBeLessThan(8000);
+  });
+
+  test('a function the kernel cannot probe, named alone, fails the program', async () => {
+    const libc = readElf('/lib/x86_64-linux-gnu/libc.so.6');
+    const spin = libc.lookupFunction('pthread_spin_lock')!;
+    if (libc.data[libc.fileOffset(spin.value)!] !== 0xf0) return; // another libc: nothing to refuse
+    const r = dtrace(['-n', 'pid$target:libc.so.6:pthread_spin_lock:entry', '-c', `${calls} 1`]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/failed to enable pid\d+:libc\.so\.6:pthread_spin_lock:entry: the kernel cannot place a uprobe/);
+  });
+});

@@ -108,4 +108,28 @@ describe.skipIf(skip)(`python provider${skip ? ` (skipped: ${skip})` : ''}`, () 
     expect(r.signal).toBe('SIGKILL');
     expect(lineSemaphore(pid)).toBe(0);
   });
+
+  test('python*:::function-entry traces every python3 started after dtrace, each its own provider', async () => {
+    const d = dtraceAsync(['-q', '-n', 'BEGIN { printf("ready\\n"); } python*:::function-entry /copyinstr(arg1) == "leaf"/ { @[probeprov, pid] = count(); }']);
+    await d.waitFor(/ready/);
+    const pids: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      const child = await startWaiting();
+      pids.push(child.pid!);
+      // Raised in each process while dtrace traces (3.11's function-entry needs it).
+      if (is311) expect(lineSemaphore(child.pid!)).toBeGreaterThanOrEqual(1);
+      for (let k = 0; k <= i; k++) {
+        child.stdin.write('go\n');
+        await new Promise((r) => child.stdout.once('data', r));
+      }
+    }
+    d.child.kill('SIGINT');
+    const r = await d.done;
+    expect(r.status, r.stderr).toBe(0);
+    const got = [...r.stdout.matchAll(/^\s+(python\d+)\s+(\d+)\s+(\d+)$/gm)].filter((m) => pids.includes(Number(m[2])));
+    // leaf() 3 times per line: once in the first process, twice in the second.
+    expect(got.map((m) => [m[1], Number(m[2]), Number(m[3])]).sort()).toEqual(
+      [[`python${pids[0]}`, pids[0], 3], [`python${pids[1]}`, pids[1], 6]].sort());
+    for (const pid of pids) expect(lineSemaphore(pid)).toBe(0);
+  });
 });

@@ -2,7 +2,7 @@
 // libstdc++'s exception probes, and a PostgreSQL server started by the test.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT, dtrace, dtraceAsync, kernelUnavailable } from '../helpers/run.js';
@@ -10,6 +10,13 @@ import { ElfFile } from '../../src/sys/elf.js';
 import { readDof } from '../../src/dof/reader.js';
 
 const skip = kernelUnavailable();
+
+async function waitUntil(ok: () => boolean, ms = 20_000): Promise<void> {
+  for (const t0 = Date.now(); !ok(); ) {
+    if (Date.now() - t0 > ms) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 let work = '';
 const file = (name: string) => path.join(work, name);
 
@@ -262,8 +269,60 @@ describe.skipIf(pgSkip)(`usdt: PostgreSQL${pgSkip ? ` (skipped: ${pgSkip})` : ''
     expect(rows.length).toBeGreaterThan(60);
     for (const n of ['query-start', 'query-done', 'transaction-start', 'transaction-commit', 'lock-wait-start'])
       expect(names).toContain(n);
-    for (const row of rows) expect(row).toMatch(new RegExp(`^ +\\d+ +postgresql${postmaster} +postgres +(\\S+ +)?\\S+$`));
+    // Every running process of the binary has the provider: the server's are among them.
+    for (const row of rows) expect(row).toMatch(/^ +\d+ +postgresql\d+ +postgres +(\S+ +)?\S+$/);
+    expect(rows.filter((x) => x.includes(` postgresql${postmaster} `)).length).toBeGreaterThan(60);
   });
+
+  test('postgresql*:::query-start counts the queries of backends started after dtrace, by pid', async () => {
+    const elf = new ElfFile(readFileSync(path.join(PG_BIN!, 'postgres')));
+    const note = elf.sdtNotes().find((n) => n.provider === 'postgresql' && n.name === 'query__start')!;
+    const binary = realpathSync(path.join(PG_BIN!, 'postgres'));
+    // The semaphore's address in a process: the binary's load base plus its link address.
+    const semaphore = (pid: number) => {
+      const maps = readFileSync(`/proc/${pid}/maps`, 'utf8').split('\n').filter((l) => l.endsWith(` ${binary}`));
+      const base = BigInt('0x' + maps[0].split('-')[0]);
+      const fd = openSync(`/proc/${pid}/mem`, 'r');
+      const b = Buffer.alloc(2);
+      readSync(fd, b, 0, 2, Number(base + note.semaphore));
+      closeSync(fd);
+      return b.readUInt16LE(0);
+    };
+    expect(note.semaphore).not.toBe(0n);
+    const d = dtraceAsync(['-q', '-n', 'BEGIN { printf("ready\\n"); } postgresql*:::query-start { @[probeprov, pid] = count(); }']);
+    await d.waitFor(/ready/);
+    const clients: ChildProcessWithoutNullStreams[] = [];
+    try {
+      const backends: number[] = [];
+      const outs: string[] = [];
+      for (let c = 0; c < 2; c++) {
+        const psql = spawn(path.join(PG_BIN!, 'psql'), ['-h', dir, '-U', 'postgres', '-d', 'postgres', '-At', '-q'], { stdio: ['pipe', 'pipe', 'pipe'] });
+        clients.push(psql);
+        outs.push('');
+        psql.stdout.on('data', (x) => (outs[c] += x));
+        psql.stdin.write('select pg_backend_pid();\n');
+        await waitUntil(() => /^\d+\n/.test(outs[c]));
+        backends.push(Number(outs[c].trim()));
+      }
+      // Two more queries on the first connection, four on the second.
+      for (let i = 0; i < 2; i++) clients[0].stdin.write(`select ${100 + i};\n`);
+      for (let i = 0; i < 4; i++) clients[1].stdin.write(`select ${200 + i};\n`);
+      await waitUntil(() => /101\n/.test(outs[0]) && /203\n/.test(outs[1]));
+      const during = backends.map(semaphore);
+      d.child.kill('SIGINT');
+      const r = await d.done;
+      expect(r.status, r.stderr).toBe(0);
+      const counts = new Map([...r.stdout.matchAll(/^\s+(postgresql\d+)\s+(\d+)\s+(\d+)$/gm)].map((m) => [Number(m[2]), { prov: m[1], n: Number(m[3]) }]));
+      expect(counts.get(backends[0]), r.stdout).toEqual({ prov: `postgresql${backends[0]}`, n: 3 });
+      expect(counts.get(backends[1]), r.stdout).toEqual({ prov: `postgresql${backends[1]}`, n: 5 });
+      // Raised in both backends while dtrace traced, lowered once it has gone.
+      for (const v of during) expect(v).toBeGreaterThanOrEqual(1);
+      expect(backends.map(semaphore)).toEqual([0, 0]);
+    } finally {
+      for (const c of clients) c.kill();
+      if (d.child.exitCode === null) d.child.kill('SIGKILL');
+    }
+  }, 60_000);
 
   test('postgresql$target:::query-start sees the queries a backend runs', async () => {
     const psql: ChildProcessWithoutNullStreams = spawn(path.join(PG_BIN!, 'psql'),

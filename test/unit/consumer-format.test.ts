@@ -84,6 +84,15 @@ describe('-F flow indentation', () => {
     expect(flowHeading()).toBe('CPU FUNCTION' + ' '.repeat(33) + '\n');
   });
 
+  test('USDT and pid probes indent with their function; an unknown function shows the probe name', () => {
+    const f = new FlowIndent();
+    const e = probe(1, 10, 'python1234', '', 'function-entry'), r = probe(2, 11, 'python1234', '', 'function-return');
+    const q = probe(3, 12, 'postgresql99', 'exec_simple_query', 'query-start');
+    const m = probe(4, 13, 'pid99', 'malloc', 'entry');
+    expect([f.prefix(0, e, null), f.prefix(0, m, null), f.prefix(0, q, null), f.prefix(0, r, null)].map((l) => l.trimEnd()))
+      .toEqual(['  0  -> function-entry', '  0    -> malloc', '  0     | exec_simple_query:query-start', '  0    <- function-return']);
+  });
+
   test('a second clause on the same probe does not indent again', () => {
     const f = new FlowIndent();
     const e1 = probe(1, 10, 'syscall', 'read', 'entry'), e2 = probe(2, 10, 'syscall', 'read', 'entry');

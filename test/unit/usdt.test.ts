@@ -54,8 +54,11 @@ describe.skipIf(!existsSync(PYTHON))(`UsdtProvider on a running python3${existsS
     const p = new UsdtProvider();
     expect(p.ownsProviderName('python1234')).toBe(true);
     expect(p.ownsProviderName('pid1234')).toBe(false);
-    expect(p.ownsProviderName('python')).toBe(false);
-    expect(p.ownsProviderName('python*')).toBe(false);
+    // A glob, or a bare name a program on the system provides, names it in every process.
+    expect(p.ownsProviderName('python*')).toBe(true);
+    expect(p.ownsProviderName('python')).toBe(true); // /usr/bin/python3 is in $PATH
+    expect(p.ownsProviderName('nosuchprovider')).toBe(false);
+    expect(new UsdtProvider(new Set(['python'])).ownsProviderName('python')).toBe(false);
   });
 
   test('makes one probe per note, at its file offset, with its semaphore and arguments', async () => {

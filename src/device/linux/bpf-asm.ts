@@ -41,6 +41,7 @@ export const HELPER = {
   probe_read_kernel: 113,
   probe_read_user_str: 114,
   probe_read_kernel_str: 115,
+  get_attach_cookie: 174,
 } as const;
 
 export const BPF_PROG_TYPE = { KPROBE: 2, TRACEPOINT: 5, PERF_EVENT: 7, RAW_TRACEPOINT: 17 } as const;

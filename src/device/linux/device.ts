@@ -32,7 +32,8 @@ import {
 import { taskFields, taskOffsets } from './kernel-types.js';
 import { planVariables } from './variables.js';
 import { aggInitialValue, aggIsKeyed, aggValueSize, isAggIncrement } from './aggregate.js';
-import { attachUprobeMulti, BPF_TRACE_UPROBE_MULTI, emitPidFilter, emitUserArg, isUserArg, loadNopProgram, uprobeEvents, uprobeFailure, uprobeMultiSupported } from './uprobe.js';
+import { UprobeSharing, type UprobeGroup } from './uprobe-share.js';
+import { attachUprobeMulti, attachUprobeMultiSkipping, BPF_TRACE_UPROBE_MULTI, emitPidFilter, emitUserArg, isUserArg, loadNopProgram, uprobeEvents, uprobeFailure, uprobeMultiSupported } from './uprobe.js';
 import { DispatchPlan, sharedInfoWords } from './dispatch.js';
 import { ERROR_AREA_SIZE, findErrorProbe, isErrorProbe } from './error-probe.js';
 import { type LoadAttempt, explainRejection, sabotageForTest } from './rejection.js';
@@ -129,6 +130,8 @@ interface LoadedProbe {
   probe: Probe;
   progFd: number;
   events: number[]; // perf event fds once attached
+  /** A program shared by uprobe sites (uprobe-share.ts), attached by uprobe-multi links. */
+  group?: UprobeGroup;
 }
 
 export class LinuxDevice implements Device {
@@ -141,6 +144,11 @@ export class LinuxDevice implements Device {
    * event): skipped, and dtrace(1) names them; when every probe went away, go() fails by name.
    */
   readonly vanished: string[] = [];
+  /**
+   * Functions whose probes the kernel refused to place (their instruction cannot be probed),
+   * left out of tracing rather than failing the program: dtrace(1) names them in one line.
+   */
+  uninstrumented: string[] = [];
   private loaded: LoadedProbe[] = [];
   /** The perf event array every program writes its records to. */
   private eventsFd: number | undefined;
@@ -383,19 +391,28 @@ export class LinuxDevice implements Device {
       (fd, key, value) => native.mapUpdate(fd, key, value, 0));
 
     const errorProbe = findErrorProbe([...byProbe.values()].map((e) => e.probe), plansByProbe, probeStrings);
-    for (const probe of [...byProbe.values()].flatMap(({ probe }) => probeSites(probe))) {
+    const sites = [...byProbe.values()].flatMap(({ probe }) => probeSites(probe));
+    // Uprobe sites share programs through uprobe-multi links where the kernel has them.
+    const multi = uprobeMultiSupported();
+    const sharing = new UprobeSharing(
+      multi ? sites.filter((p) => p.attach.kind === 'uprobe').map((p) => ({ probe: p, clauses: byProbe.get(p.id)!.ecbs })) : [],
+      (o) => this.map(o), (fd, key, value) => native.mapUpdate(fd, key, value, 0));
+    for (const probe of sites) {
       if (isErrorProbe(probe)) continue; // its clauses run in every other program (error-probe.ts)
       const plans = plansByProbe.get(probe.id)!;
       const clauses = byProbe.get(probe.id)?.ecbs ?? [];
       const values = { id: probe.id, strings: probeStrings.get(probe.id)!, epids: plans.map((p) => p.epid) };
       if (dispatch.reuse(probe, clauses, values)) continue;
-      const shared = dispatch.translatorFor(probe, plans.length, values.epids, mem, (args) => argLoader({
-        id: probe.id, provider: probe.provider, module: probe.module, func: probe.func, name: probe.name, attach: probe.attach, args,
-      }));
+      const shareUprobe = multi && probe.attach.kind === 'uprobe';
+      if (shareUprobe && sharing.reuse(probe, clauses, values)) continue;
+      const shared = shareUprobe ? sharing.translatorFor(probe, clauses, values.epids, mem, argLoader(probe))
+        : dispatch.translatorFor(probe, plans.length, values.epids, mem, (args) => argLoader({
+          id: probe.id, provider: probe.provider, module: probe.module, func: probe.func, name: probe.name, attach: probe.attach, args,
+        }));
       const translator = () => new ProbeTranslator(
         {
           memFd, globalsFd, strtabFd, eventsFd, mem, strsize, difoStrtab,
-          probeStrings: probeStrings.get(probe.id)!, probeId: probe.id, globals, writableGlobals,
+          probeStrings: probeStrings.get(probe.id)!, providerPid: probe.perProcess !== undefined, probeId: probe.id, globals, writableGlobals,
           activityOffset: 0, exitStopsClauses: probe.attach.kind !== 'dtrace' || probe.name === 'BEGIN', aggregations, aggInitFd, aggDropsFd: this.aggDropsFd, task: needsTask ? taskOffsets() : null, walltimeOffsetNs,
           errno: probe.errno, vars, shared: shared?.shared, spec: this.spec?.env, errorProbe, cpu: this.opts.cpu, cpuinfoFd, vtime, debug: this.settings.debug,
           contextTask: probe.attach.kind === 'rawTracepoint' && probe.attach.taskArg !== undefined
@@ -416,12 +433,14 @@ export class LinuxDevice implements Device {
       }
       const progFd = this.load(probe, insns, plans, (ps) => translator().translate(ps));
       const lp = { probe, progFd, events: [] };
-      if (shared) dispatch.adopt(probe, clauses, progFd, values);
+      if (shareUprobe) sharing.adopt(probe, clauses, progFd, values);
+      else if (shared) dispatch.adopt(probe, clauses, progFd, values);
       else if (probe.attach.kind === 'dtrace') {
         if (probe.attach.which === 'BEGIN') this.begin.push(progFd);
         else if (probe.attach.which === 'END') this.end.push(progFd);
       } else this.loaded.push(lp);
     }
+    for (const group of sharing.all()) this.loaded.push({ probe: group.probe, progFd: group.progFd, events: [], group });
     for (const d of dispatch.dispatchers()) {
       this.loaded.push({ probe: d.probe, progFd: this.load(d.probe, d.insns), events: [] });
     }
@@ -438,15 +457,30 @@ export class LinuxDevice implements Device {
    */
   go(afterBegin?: () => void): void {
     this.setActivity(ACTIVITY_WARMUP);
-    const attached = this.loaded.filter((lp) => this.attach(lp));
+    const refused: { probe: Probe; error: unknown }[] = [];
+    let uprobes = 0;
+    const attached: LoadedProbe[] = [];
+    for (const lp of this.loaded) {
+      if (lp.probe.attach.kind === 'uprobe') uprobes += lp.group?.sites.length ?? 1;
+      if (this.attach(lp, refused)) attached.push(lp);
+    }
     if (this.vanished.length > 0 && attached.length === 0 && this.begin.length + this.end.length === 0) {
       throw new DeviceError(`failed to enable ${this.vanished.join(', ')}: ${VANISHED}`);
     }
     this.loaded = attached;
+    // Functions the kernel cannot probe are left out, unless nothing user-space is left.
+    if (refused.length > 0 && refused.length === uprobes) {
+      const first = refused[0];
+      throw new DeviceError(`failed to enable ${describe(first.probe)}: ${uprobeFailure(first.probe.attach as UprobeAttach, first.error)}`);
+    }
+    this.uninstrumented = [...new Set(refused.map((r) => r.probe.func))];
+    const left = new Set(refused.map((r) => r.probe));
     // After every probe, so that one of the user's own at a hold's first site is in place first.
     for (const lp of this.loaded) {
-      const at = lp.probe.attach;
-      if (at.kind === 'uprobe' && at.alsoRaise) this.holdSemaphore(lp.probe, at);
+      for (const probe of lp.group ? lp.group.sites.map((s) => s.probe) : [lp.probe]) {
+        const at = probe.attach;
+        if (at.kind === 'uprobe' && at.alsoRaise && !left.has(probe)) this.holdSemaphore(probe, at);
+      }
     }
     for (const fd of this.begin) this.runOnTracedCpu(fd);
     afterBegin?.();
@@ -744,9 +778,24 @@ export class LinuxDevice implements Device {
     }
   }
 
-  /** Attach one probe; false when its tracepoint no longer exists (see `vanished`). */
-  private attach(lp: LoadedProbe): boolean {
+  /**
+   * Attach one probe; false when its tracepoint no longer exists (see `vanished`). Uprobe sites
+   * the kernel refuses go to `refused`.
+   */
+  private attach(lp: LoadedProbe, refused: { probe: Probe; error: unknown }[]): boolean {
     const at = lp.probe.attach;
+    if (lp.group) {
+      let r;
+      try {
+        r = attachUprobeMultiSkipping(lp.progFd, lp.group.sites);
+      } catch (e) {
+        throw new DeviceError(`failed to enable ${describe(lp.probe)}: ${uprobeFailure(at as UprobeAttach, e)}`);
+      }
+      this.fds.push(...r.links);
+      lp.events.push(...r.links);
+      for (const x of r.refused) refused.push({ probe: (x.site as UprobeGroup['sites'][number]).probe, error: x.error });
+      return true;
+    }
     const open = (o: Parameters<typeof native.perfEventOpen>[0]) => {
       const fd = native.perfEventOpen({ ...o, disabled: true });
       this.fds.push(fd);
@@ -781,6 +830,11 @@ export class LinuxDevice implements Device {
         try {
           open(o);
         } catch (e) {
+          const code = (e as { code?: string }).code;
+          if (code === 'E524' || code === 'ENOTSUPP') {
+            refused.push({ probe: lp.probe, error: e });
+            break;
+          }
           throw new DeviceError(`failed to enable ${describe(lp.probe)}: ${uprobeFailure(at, e)}`);
         }
       }
@@ -841,6 +895,8 @@ export class LinuxDevice implements Device {
     throw new DeviceError(`failed to enable ${describe(probe)}: ${uprobeFailure({ ...at, offset: hold.sites[hold.sites.length - 1] }, failure)}`);
   }
 }
+
+type UprobeAttach = Extract<Probe['attach'], { kind: 'uprobe' }>;
 
 function u32(v: number): Buffer {
   const b = Buffer.alloc(4);

@@ -127,6 +127,11 @@ export interface TranslateEnv {
   difoStrtab: Map<Difo, number>;
   /** Offsets in the string table map of this probe's provider/module/function/name. */
   probeStrings: { prov: number; mod: number; func: number; name: number };
+  /**
+   * The provider string is a prefix the firing process's pid completes (USDT probes enabled in
+   * every process of a binary: probeprov is python1234 in process 1234).
+   */
+  providerPid?: boolean;
   probeId: number;
   globals: Map<number, GlobalVar>;
   /** The globals held by reference (structs, unions, arrays): [start, end) in the globals value. */
@@ -935,7 +940,9 @@ export class ProbeTranslator {
         if (env.shared) this.sharedWord(R0, PROBE_INFO_WORDS.id);
         else a.movImm(R0, env.probeId);
         return;
-      case D.DIF_VAR_PROBEPROV: return probeString(ps.prov);
+      case D.DIF_VAR_PROBEPROV:
+        if (env.providerPid) return this.providerWithPid(() => probeString(ps.prov));
+        return probeString(ps.prov);
       case D.DIF_VAR_PROBEMOD: return probeString(ps.mod);
       case D.DIF_VAR_PROBEFUNC: return probeString(ps.func);
       case D.DIF_VAR_PROBENAME: return probeString(ps.name);
@@ -994,6 +1001,44 @@ export class ProbeTranslator {
         throw new TranslateError(`built-in variable ${D.DIF_VAR_NAME_BY_ID.get(id) ?? '0x' + id.toString(16)} is not supported by the Linux bridge yet`, this.ecbIndex, this.actionIndex);
     }
     void pc, difo;
+  }
+
+  /**
+   * R0 = the address of a scratch string: the provider prefix `prefix` leaves in R0 (a kernel
+   * address), then the firing process's pid in decimal -- unrolled, as a pid has 10 digits at most.
+   */
+  private providerWithPid(prefix: () => void): void {
+    const a = this.a, mem = this.env.mem;
+    const PREFIX = 64, DIGITS = 16;
+    const off = this.scratch(PREFIX + DIGITS);
+    prefix();
+    a.mov(R3, R0);
+    a.mov(R1, R8), a.aluImm(ALU.ADD, R1, off), a.movImm(R2, PREFIX);
+    a.call(HELPER.probe_read_kernel_str);
+    a.stx(8, FP, TMP, R0); // its length with the NUL, or an error
+    emitPid(this);
+    a.mov(R1, R0);
+    a.st(1, R8, off + PREFIX + DIGITS - 1, 0);
+    const join = a.label('prov.pid');
+    for (let i = 0; i < 10; i++) {
+      a.mov(R2, R1), a.aluImm(ALU.MOD, R2, 10), a.aluImm(ALU.ADD, R2, 48);
+      a.stx(1, R8, off + PREFIX + DIGITS - 2 - i, R2);
+      a.aluImm(ALU.DIV, R1, 10);
+      a.movImm(R2, i + 2); // digits and the NUL
+      if (i < 9) a.jmpImm(JMP.JEQ, R1, 0, join);
+    }
+    a.place(join);
+    // Copy the digits over the prefix's NUL: dst = slot + (len - 1), len clamped to [1, PREFIX].
+    a.ldx(8, R0, FP, TMP);
+    const ok = a.label('prov.len');
+    a.jmpImm(JMP.JSGT, R0, 0, ok);
+    a.movImm(R0, 1);
+    a.place(ok);
+    a.aluImm(ALU.SUB, R0, 1), a.aluImm(ALU.AND, R0, PREFIX - 1);
+    a.mov(R1, R8), a.aluImm(ALU.ADD, R1, off), a.alu(ALU.ADD, R1, R0);
+    a.mov(R3, R8), a.aluImm(ALU.ADD, R3, off + PREFIX + DIGITS), a.alu(ALU.SUB, R3, R2);
+    a.call(HELPER.probe_read_kernel);
+    a.ldx(8, R0, R8, mem.self), a.aluImm(ALU.ADD, R0, off);
   }
 
   /** reg = u32 word `word` of the firing probe's values in a shared program. */

@@ -2,7 +2,7 @@
 // that reads a probe's arguments from the interrupted user registers (struct pt_regs, the context
 // of a BPF_PROG_TYPE_KPROBE program).
 
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import type { ArgSource, Attach } from '../../providers/provider.js';
 import { native, type PerfEventOpenOptions } from '../native.js';
 import { ALU, type BpfAsm, HELPER, JMP, R0, R1, R2, R3, R8, R9, type Size } from './bpf-asm.js';
@@ -168,6 +168,67 @@ export interface MultiSite {
  * grace periods (~100 ms). Returns the link fds; closing them detaches.
  */
 export function attachUprobeMulti(progFd: number, sites: MultiSite[]): number[] {
+  const links: number[] = [];
+  try {
+    for (const group of byLink(sites)) links.push(link(progFd, group));
+  } catch (e) {
+    for (const fd of links) native.close(fd);
+    throw e;
+  }
+  return links;
+}
+
+/**
+ * As attachUprobeMulti, but a site whose instruction the kernel refuses to probe (a lock prefix,
+ * an instruction it cannot step out of line) is left out rather than failing the rest: a link
+ * that fails is split in halves and each tried again, so k refused sites among n cost about
+ * k log n attempts. Sites whose instruction is known to be refused are not tried. Any other
+ * failure (no such file, the process has gone) is thrown.
+ */
+export function attachUprobeMultiSkipping(progFd: number, sites: MultiSite[]): { links: number[]; refused: { site: MultiSite; error: unknown }[] } {
+  const links: number[] = [];
+  const refused: { site: MultiSite; error: unknown }[] = [];
+  const attempt = (group: MultiSite[]): void => {
+    try {
+      links.push(link(progFd, group));
+    } catch (e) {
+      if (!siteRefused(e)) throw e;
+      if (group.length === 1) {
+        refused.push({ site: group[0], error: e });
+        return;
+      }
+      const half = group.length >> 1;
+      attempt(group.slice(0, half));
+      attempt(group.slice(half));
+    }
+  };
+  try {
+    for (const group of byLink(sites)) {
+      const ok = group.filter((s) => {
+        if (!knownUnprobeable(s.at)) return true;
+        refused.push({ site: s, error: Object.assign(new Error('unprobeable instruction'), { code: 'ENOTSUPP' }) });
+        return false;
+      });
+      if (ok.length > 0) attempt(ok);
+    }
+  } catch (e) {
+    for (const fd of links) native.close(fd);
+    throw e;
+  } finally {
+    for (const fd of openFiles.values()) if (fd !== null) closeSync(fd);
+    openFiles.clear();
+  }
+  return { links, refused };
+}
+
+/** The kernel refused a site's instruction (ENOTSUPP, or EINVAL/ENOEXEC for one it cannot decode). */
+function siteRefused(e: unknown): boolean {
+  const code = (e as { code?: string }).code;
+  return code === 'E524' || code === 'ENOTSUPP' || code === 'EINVAL' || code === 'ENOEXEC';
+}
+
+/** Sites grouped as one link takes them: one file, one process, entry or return. */
+function byLink(sites: MultiSite[]): MultiSite[][] {
   const groups = new Map<string, MultiSite[]>();
   for (const s of sites) {
     const key = `${s.at.retprobe ? 'r' : 'e'}:${s.at.pid ?? 0}:${s.at.path}`;
@@ -175,19 +236,50 @@ export function attachUprobeMulti(progFd: number, sites: MultiSite[]): number[] 
     if (g) g.push(s);
     else groups.set(key, [s]);
   }
-  const links: number[] = [];
-  try {
-    for (const group of groups.values()) {
-      const { path, pid, retprobe } = group[0].at;
-      const refCtr = group.some((s) => s.at.refCtrOffset) ? u64s(group.map((s) => BigInt(s.at.refCtrOffset ?? 0))) : null;
-      const cookies = group.some((s) => s.cookie !== undefined) ? u64s(group.map((s) => s.cookie ?? 0n)) : null;
-      links.push(native.uprobeMultiAttach(progFd, path, u64s(group.map((s) => BigInt(s.at.offset))), refCtr, cookies, pid ?? 0, retprobe));
-    }
-  } catch (e) {
-    for (const fd of links) native.close(fd);
-    throw e;
+  return [...groups.values()];
+}
+
+function link(progFd: number, group: MultiSite[]): number {
+  const { path, pid, retprobe } = group[0].at;
+  const refCtr = group.some((s) => s.at.refCtrOffset) ? u64s(group.map((s) => BigInt(s.at.refCtrOffset ?? 0))) : null;
+  const cookies = group.some((s) => s.cookie !== undefined) ? u64s(group.map((s) => s.cookie ?? 0n)) : null;
+  return native.uprobeMultiAttach(progFd, path, u64s(group.map((s) => BigInt(s.at.offset))), refCtr, cookies, pid ?? 0, retprobe);
+}
+
+/**
+ * x86's uprobes refuse an instruction with a LOCK or an ES/CS/SS/DS segment prefix (it would
+ * not behave the same stepped out of line): such a first instruction (pthread_spin_lock's
+ * `lock decl`) is known to fail, so it is not tried. Legacy prefixes precede the opcode.
+ */
+function knownUnprobeable(at: UprobeAttach): boolean {
+  const bytes = instructionBytes(at.path, at.offset);
+  for (const b of bytes) {
+    if (b === 0xf0 || b === 0x26 || b === 0x2e || b === 0x36 || b === 0x3e) return true;
+    if (![0x66, 0x67, 0xf2, 0xf3, 0x64, 0x65].includes(b)) return false;
   }
-  return links;
+  return false;
+}
+
+const openFiles = new Map<string, number | null>();
+
+/** Up to 15 bytes (x86's longest instruction) of a file at an offset; none if unreadable. */
+function instructionBytes(path: string, offset: number): Buffer {
+  let fd = openFiles.get(path);
+  if (fd === undefined) {
+    try {
+      fd = openSync(path, 'r');
+    } catch {
+      fd = null;
+    }
+    openFiles.set(path, fd);
+  }
+  if (fd === null) return Buffer.alloc(0);
+  const b = Buffer.alloc(15);
+  try {
+    return b.subarray(0, readSync(fd, b, 0, 15, offset));
+  } catch {
+    return Buffer.alloc(0);
+  }
 }
 
 function u64s(values: bigint[]): Buffer {
