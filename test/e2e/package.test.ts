@@ -4,7 +4,7 @@
 // and the prebuilt addon never touches the tree the other tests run from.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT, kernelUnavailable } from '../helpers/run.js';
@@ -65,6 +65,8 @@ describe('npm package', () => {
       'man/dtrace.1', 'native/addon.cc', 'binding.gyp', `prebuilds/${process.platform}-${process.arch}/node.napi.glibc.node`, 'package.json', 'README.md'])
       expect(listing).toContain(`package/${f}`);
     expect(listing.filter((f) => /^package\/(test|src|scripts|build|docs)\//.test(f) || f.endsWith('.map'))).toEqual([]);
+    // The library API's declarations, and only those.
+    expect(listing.filter((f) => f.endsWith('.d.ts')).sort()).toEqual(['package/dist/api/access.d.ts', 'package/dist/api/dtrace.d.ts', 'package/dist/api/index.d.ts', 'package/dist/api/types.d.ts']);
     // postpack removed the prebuilt addon from the tree it packed.
     expect(existsSync(path.join(work, 'src/prebuilds'))).toBe(false);
   });
@@ -83,6 +85,25 @@ describe('npm package', () => {
     expect(l.stderr).toBe('');
     // The prebuilt addon served: the install script (node-gyp-build) found it loads, so nothing was compiled.
     expect(existsSync(path.join(pkg, 'build'))).toBe(false);
+    // The library API by the package's name, from a TypeScript program checked against its declarations.
+    const app = path.join(work, 'app');
+    mkdirSync(path.join(app, 'node_modules'), { recursive: true });
+    symlinkSync(pkg, path.join(app, 'node_modules/node-dtrace'));
+    writeFileSync(path.join(app, 'package.json'), '{"type": "module"}\n');
+    writeFileSync(path.join(app, 'main.ts'), [
+      "import { DTrace, type ProbeRecord } from 'node-dtrace';",
+      'const dt = DTrace.open();',
+      "dt.go(dt.compile('BEGIN { @n[\"x\"] = count(); trace(7); exit(0); }'));",
+      'const seen: ProbeRecord[] = [];',
+      "for await (const r of dt.records()) if (r.type === 'probe') seen.push(r);",
+      "const value: bigint | undefined = dt.aggregations()[0].entries[0].value;",
+      "console.log(seen.map((r) => r.probe.name + ' ' + JSON.stringify(r.actions, (_k, v) => typeof v === 'bigint' ? v + 'n' : v)).join(' | '), value);",
+      'dt.close();',
+    ].join('\n'));
+    const tsc = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '--strict', '--module', 'nodenext', '--target', 'es2022',
+      '--types', 'node', '--typeRoots', path.join(ROOT, 'node_modules/@types'), 'main.ts'], { cwd: app, encoding: 'utf8' });
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(run(process.execPath, [path.join(app, 'main.js')])).toEqual({ status: 0, stdout: 'BEGIN [{"action":"trace","value":"7n"},{"action":"exit","status":0}] 1n\n', stderr: '' });
     expect(run(path.join(prefix, 'bin/dtrace-dofdump'), ['-n', 'BEGIN { exit(0); }']).stdout).toMatch(/^dofh_ident.id_magic = 0x7f, D, O, F\n/);
   });
 
