@@ -61,7 +61,7 @@ afterAll(() => {
 describe('npm package', () => {
   test('the tarball holds what dtrace runs from, and no tests, sources or source maps', (ctx) => {
     if (skip) ctx.skip(skip);
-    for (const f of ['bin/dtrace', 'bin/dtrace-dofdump', 'dist/cli/main.js', 'dist/cli/main.bundle.mjs', 'lib/dtrace/procfs.d',
+    for (const f of ['bin/dtrace', 'bin/dtrace-dofdump', 'bin/dtrace-flamegraph', 'dist/cli/main.js', 'dist/cli/main.bundle.mjs', 'lib/dtrace/procfs.d',
       'man/dtrace.1', 'native/addon.cc', 'binding.gyp', `prebuilds/${process.platform}-${process.arch}/node.napi.glibc.node`, 'package.json', 'README.md'])
       expect(listing).toContain(`package/${f}`);
     expect(listing.filter((f) => /^package\/(test|src|scripts|build|docs)\//.test(f) || f.endsWith('.map'))).toEqual([]);
