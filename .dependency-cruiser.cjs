@@ -6,6 +6,7 @@
 // imports count too: a stage that needs another's types depends on it as much as on its code.
 const LAYERS = [
   ['cli'], // dtrace(1), dtrace-dofdump
+  ['api'], // the library API (the package's main entry): handles, typed records, aggregations
   ['usdt'], // dtrace -h/-G: headers and objects for programs' own USDT providers
   ['consumer', 'compiler'], // the consumer drains the device and prints; the compiler writes DOF
   ['device'], // the kernel bridge: it decodes DOF alone and never sees the compiler

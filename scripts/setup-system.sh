@@ -26,3 +26,5 @@ fi
 if [ -d /sys/kernel/tracing ] && [ -z "$(ls -A /sys/kernel/tracing 2>/dev/null)" ] && [ "$(id -u)" = 0 ]; then
   mount -t tracefs nodev /sys/kernel/tracing || true
 fi
+# dtrace where `#!/usr/sbin/dtrace -qs` scripts expect it, when that place is free (link-dtrace.sh).
+if [ "$(id -u)" = 0 ]; then bash "$(dirname "$0")/link-dtrace.sh" || true; fi

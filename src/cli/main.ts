@@ -28,6 +28,7 @@ import { API_VERSION, USAGE } from './usage.js';
 import { traceTimers } from './timers.js';
 import { missingPrivileges } from './privileges.js';
 import { symbolizer } from '../sys/symbols.js';
+import { AddonUnavailableError, addonUnavailable } from '../device/native.js';
 
 
 /** dtrace(1)'s exit statuses. */
@@ -271,6 +272,11 @@ export async function main(argv: string[]): Promise<number> {
       if (e.hint && process.stderr.isTTY) process.stderr.write(`dtrace: ${e.hint}\n`);
       return e.status;
     }
+    // The addon is needed first by whatever touches the kernel (a -l of pid probes, say).
+    if (e instanceof AddonUnavailableError) {
+      process.stderr.write(`dtrace: failed to initialize dtrace: ${e.message}\n`);
+      return E_ERROR;
+    }
     throw e;
   }
 }
@@ -313,6 +319,9 @@ async function run(argv: string[]): Promise<number> {
     err('dtrace: failed to initialize dtrace: DTrace requires additional privileges\n');
     throw new Fatal(why);
   }
+  // As dtrace_open() fails before anything is compiled: without the addon nothing can trace.
+  const unavailable = mode.execute ? addonUnavailable() : null;
+  if (unavailable) throw new Fatal(`failed to initialize dtrace: ${unavailable.message}`);
   const output = new Output(s.output, mode.buffered);
   // Read at each notice: pragmas and setopt() (through the consumer) change the options.
   const notice = (m: string) => { if (!isSet(options, 'quiet')) err(`dtrace: ${m}\n`); };

@@ -163,6 +163,13 @@ export class Aggregations {
       .filter((v) => v.entries.length > 0).sort((a, b) => rev * (a.varId - b.varId));
   }
 
+  /** Every aggregation (printed or not, with entries or not) as tables, by id: the library API's snapshot. */
+  snapshot(): AggTable[] {
+    const snap = this.device.aggregationSnapshot();
+    return [...this.byId.values()].sort((a, b) => a.id - b.id)
+      .map((d) => this.table(d, this.descOf(d), this.entries(d, snap)));
+  }
+
   /** printa() for structured output (oformat.ts): each aggregation's entries, sorted. */
   tables(ids: number[]): AggTable[] {
     const snap = this.device.aggregationSnapshot();

@@ -136,16 +136,50 @@ function projectRoot(): string {
 
 let loaded: Addon | undefined;
 
+/**
+ * The addon could not be loaded: neither built here (build/Release, by node-gyp at install or by
+ * hand) nor prebuilt for this machine in the package (prebuilds/, scripts/prebuild.mjs).
+ * `message` says what to run.
+ */
+export class AddonUnavailableError extends Error {
+  constructor(readonly root: string, readonly reason: string) {
+    super(
+      `the native addon is not built for this machine (${process.platform}-${process.arch}, Node.js ${process.versions.node}): ` +
+      `build it with "npx node-gyp rebuild" in ${root} (it needs g++, make and python3)`,
+    );
+  }
+}
+
 /** Loads the addon on first use, so merely importing this module works where it is not built. */
 function addon(): Addon {
   if (loaded) return loaded;
   const root = projectRoot();
-  const path = join(root, 'build', 'Release', 'dtrace_native.node');
-  if (!existsSync(path)) {
-    throw new Error(`node-dtrace: native addon not built (${path}); run "npx node-gyp rebuild"`);
+  // node-gyp-build: build/Release when node-gyp built it, else the package's prebuilt one.
+  const require = createRequire(import.meta.url);
+  let path: string;
+  try {
+    path = (require('node-gyp-build') as { resolve(dir: string): string }).resolve(root);
+  } catch (e) {
+    throw new AddonUnavailableError(root, (e as Error).message);
   }
-  loaded = createRequire(import.meta.url)(path) as Addon;
+  try {
+    loaded = require(path) as Addon;
+  } catch (e) {
+    // A prebuilt addon this machine cannot load (another C library, say).
+    throw new AddonUnavailableError(root, `${path}: ${(e as Error).message}`);
+  }
   return loaded;
+}
+
+/** Why the addon cannot be loaded, or null when it can. */
+export function addonUnavailable(): AddonUnavailableError | null {
+  try {
+    addon();
+    return null;
+  } catch (e) {
+    if (e instanceof AddonUnavailableError) return e;
+    throw e;
+  }
 }
 
 const UPROBE_RETPROBE_FORMAT = '/sys/bus/event_source/devices/uprobe/format/retprobe';
