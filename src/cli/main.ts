@@ -282,7 +282,9 @@ interface Mode {
 
 export async function main(argv: string[]): Promise<number> {
   try {
-    return await run(argv);
+    const status = await run(argv);
+    flushOutput(); // a listing's, or what the last drain printed
+    return status;
   } catch (e) {
     if (e instanceof Fatal) {
       flushOutput();
