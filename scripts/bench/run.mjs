@@ -80,7 +80,7 @@ async function traced(cmd, args, ready) {
 const spread = (xs, digits = 2) => `${Math.min(...xs).toFixed(digits)}..${Math.max(...xs).toFixed(digits)}`;
 
 async function perEventCost(name, dscript, bscript) {
-  const runD = async () => (await traced(process.execPath, [dtrace, '-n', dscript], (o, e) => /matched/.test(e))).ns;
+  const runD = async () => (await traced(dtrace, ['-n', dscript], (o, e) => /matched/.test(e))).ns;
   const runB = async () => (await traced('bpftrace', ['-e', bscript], (o) => /Attaching/.test(o))).ns;
   const base = [], d = [], b = [], ratios = [];
   for (let i = 0; i < ROUNDS; i++) {
@@ -138,7 +138,7 @@ async function printfThroughput() {
   const last = `syscall::getppid:entry /execname == "storm" && ++n == ${n}/ { exit(0); }`;
   const dscript = `${d} ${last} BEGIN { printf("ready\\n"); }`;
   const results = { events: n };
-  results.dtrace = await run(process.execPath, [dtrace, '-b', '256m', '-qn', dscript], (o) => /ready/.test(o));
+  results.dtrace = await run(dtrace, ['-b', '256m', '-qn', dscript], (o) => /ready/.test(o));
   results.bpftrace = await run('bpftrace', ['-e', `tracepoint:syscalls:sys_enter_getppid /comm == "storm"/ { printf("%d\\n", tid); @n++; if (@n == ${n}) { exit(); } }`],
     (o) => /Attaching/.test(o), { BPFTRACE_PERF_RB_PAGES: '65536' });
   if (existsSync(REFERENCE))
@@ -181,7 +181,7 @@ function beginWall() {
   const dt = [], bt = [];
   for (let i = 0; i < 2 * ROUNDS + 1; i++) {
     // Alternate which tool starts first, so drifting load falls on both alike.
-    const d = () => dt.push(timed(process.execPath, [dtrace, '-qn', 'BEGIN { exit(0); }']));
+    const d = () => dt.push(timed(dtrace, ['-qn', 'BEGIN { exit(0); }']));
     const b = () => bt.push(timed('bpftrace', ['-e', 'BEGIN { exit(); }']));
     if (i % 2 === 0) d(), b();
     else b(), d();
@@ -220,7 +220,7 @@ async function loadTime() {
   let processed = '';
   const haveRef = existsSync(REFERENCE);
   for (let i = 0; i < ROUNDS; i++) {
-    const x = await untilReady(process.execPath, [dtrace, '-q', '-s', script], ready, { ...process.env, DTRACE_BPF_STATS: '1' });
+    const x = await untilReady(dtrace, ['-q', '-s', script], ready, { ...process.env, DTRACE_BPF_STATS: '1' });
     d.push(x.s);
     processed = (/verifier processed (\d+)/.exec(x.err) ?? [])[1] ?? '?';
     if (haveRef) {
@@ -239,7 +239,7 @@ async function loadTime() {
 
 function allSyscalls() {
   // Enabling every system call (issue 6): one run each, bpftrace attaches ~360 tracepoints.
-  const ds = timed(process.execPath, [dtrace, '-qn', 'syscall:::entry { @[probefunc] = count(); } BEGIN { exit(0); }']);
+  const ds = timed(dtrace, ['-qn', 'syscall:::entry { @[probefunc] = count(); } BEGIN { exit(0); }']);
   const bs = timed('bpftrace', ['-e', 'tracepoint:syscalls:sys_enter_* { @[probe] = count(); } BEGIN { exit(); }']);
   console.log(`syscall:::entry, all of them  wall: dtrace ${ds.wall.toFixed(2)} s, bpftrace ${bs.wall.toFixed(2)} s; ratio ${(ds.wall / bs.wall).toFixed(3)}x`);
 }
@@ -249,7 +249,7 @@ function compileBig() {
   const big = path.join(work, 'big.d');
   const clause = (i) => `syscall::getppid:entry\n/pid != ${i}/\n{\n\tc${i % 50} = arg0 + ${i};\n\tprintf("%d %s\\n", c${i % 50}, execname);\n}\n`;
   writeFileSync(big, Array.from({ length: 334 }, (_, i) => clause(i)).join(''));
-  const ce = timed(process.execPath, [dtrace, '-e', '-s', big]);
+  const ce = timed(dtrace, ['-e', '-s', big]);
   const nodeOnly = timed(process.execPath, ['-e', '0']);
   console.log(`compile 2,000 lines (-e)      wall: ${ce.wall.toFixed(3)} s (node alone starts in ${nodeOnly.wall.toFixed(3)} s)`);
   // Scale (issue 21): compile time must grow linearly. Goal: under 1 s each.
@@ -257,8 +257,8 @@ function compileBig() {
   writeFileSync(globals, `BEGIN\n{\n${Array.from({ length: 10000 }, (_, i) => `\tg${i} = ${i};\n`).join('')}\texit(0);\n}\n`);
   const clauses = path.join(work, 'clauses.d');
   writeFileSync(clauses, Array.from({ length: 10000 }, (_, i) => `BEGIN /${i} == 0/ { x = ${i}; }\n`).join(''));
-  const g = timed(process.execPath, [dtrace, '-e', '-s', globals]);
-  const c = timed(process.execPath, [dtrace, '-e', '-s', clauses]);
+  const g = timed(dtrace, ['-e', '-s', globals]);
+  const c = timed(dtrace, ['-e', '-s', clauses]);
   console.log(`compile 10,000 globals (-e)   wall: ${g.wall.toFixed(3)} s; 10,000 clauses: ${c.wall.toFixed(3)} s (goal: under 1 s each)`);
 }
 

@@ -152,6 +152,7 @@ function nextTaskArg(): number {
 export class SchedProvider implements Provider {
   readonly name = 'sched';
   readonly attributes = STABLE_PROVIDER_ATTRIBUTES;
+  hasProbeNamed = (name: string): boolean => [...PROBES, ON_CPU, ...LATER, ...BARE].some((p) => p.name === name);
   constructor(private readonly root?: string) {}
   list(): Probe[] {
     const root = this.root ?? tracefsRoot();
