@@ -149,6 +149,8 @@ void CopyOut(const uint8_t* data, uint64_t size, uint64_t pos, uint8_t* out, siz
 
 // Reads every complete record. Assumes the events were opened with sample_type PERF_SAMPLE_RAW
 // only, so a sample is: header, u32 size, size bytes (the kernel pads size to keep 8-byte records).
+// The samples' bytes come back in one buffer, with a [start, length] pair for each: one
+// allocation per read, however many records the ring held.
 Napi::Value PerfBufferRead(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   int32_t handle;
@@ -163,34 +165,46 @@ Napi::Value PerfBufferRead(const Napi::CallbackInfo& info) {
   // Acquire pairs with the kernel's write barrier: records before head are fully written.
   uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
   uint64_t tail = meta->data_tail;
-  Napi::Array samples = Napi::Array::New(env);
-  uint32_t nSamples = 0;
+  // First pass: where each sample's bytes are, and the lost counts.
+  struct Sample { uint64_t at; uint32_t size; };
+  std::vector<Sample> found;
+  uint64_t total = 0;
   double lost = 0;
-  std::vector<uint8_t> record;
-  while (head - tail >= sizeof(struct perf_event_header)) {
+  uint64_t pos = tail;
+  while (head - pos >= sizeof(struct perf_event_header)) {
     struct perf_event_header hdr;
-    CopyOut(data, dataSize, tail, reinterpret_cast<uint8_t*>(&hdr), sizeof hdr);
-    if (hdr.size < sizeof hdr || hdr.size > head - tail) break;  // not possible unless corrupted
-    record.resize(hdr.size);
-    CopyOut(data, dataSize, tail, record.data(), hdr.size);
+    CopyOut(data, dataSize, pos, reinterpret_cast<uint8_t*>(&hdr), sizeof hdr);
+    if (hdr.size < sizeof hdr || hdr.size > head - pos) break;  // not possible unless corrupted
     if (hdr.type == PERF_RECORD_SAMPLE && hdr.size >= sizeof hdr + 4) {
       uint32_t rawSize;
-      memcpy(&rawSize, record.data() + sizeof hdr, 4);
-      if (sizeof hdr + 4 + static_cast<uint64_t>(rawSize) <= hdr.size)
-        samples.Set(nSamples++, Napi::Buffer<uint8_t>::Copy(env, record.data() + sizeof hdr + 4,
-                                                            rawSize));
+      CopyOut(data, dataSize, pos + sizeof hdr, reinterpret_cast<uint8_t*>(&rawSize), 4);
+      if (sizeof hdr + 4 + static_cast<uint64_t>(rawSize) <= hdr.size) {
+        found.push_back(Sample{pos + sizeof hdr + 4, rawSize});
+        total += rawSize;
+      }
     } else if (hdr.type == PERF_RECORD_LOST && hdr.size >= sizeof hdr + 16) {
       uint64_t n;  // after the u64 id
-      memcpy(&n, record.data() + sizeof hdr + 8, 8);
+      CopyOut(data, dataSize, pos + sizeof hdr + 8, reinterpret_cast<uint8_t*>(&n), 8);
       lost += static_cast<double>(n);
     }
-    tail += hdr.size;
+    pos += hdr.size;
+  }
+  // Second pass: copy the samples out, then give their space back to the kernel.
+  Napi::Buffer<uint8_t> bytes = Napi::Buffer<uint8_t>::New(env, static_cast<size_t>(total));
+  Napi::Uint32Array bounds = Napi::Uint32Array::New(env, found.size() * 2);
+  uint64_t at = 0;
+  for (size_t i = 0; i < found.size(); i++) {
+    CopyOut(data, dataSize, found[i].at, bytes.Data() + at, found[i].size);
+    bounds[2 * i] = static_cast<uint32_t>(at);
+    bounds[2 * i + 1] = found[i].size;
+    at += found[i].size;
   }
   // Release: our reads of the records happen before the kernel may reuse the space.
-  __atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
+  __atomic_store_n(&meta->data_tail, pos, __ATOMIC_RELEASE);
 
   Napi::Object result = Napi::Object::New(env);
-  result.Set("samples", samples);
+  result.Set("bytes", bytes);
+  result.Set("bounds", bounds);
   result.Set("lost", Napi::Number::New(env, lost));
   return result;
 }

@@ -87,7 +87,7 @@ for (const [i, name] of cases.entries()) {
   const file = `test/e2e/corpus/${name}.d`;
   const flags = flagsOf(readFileSync(path.join(ROOT, file), 'utf8'));
   const args = [...flags, '-x', 'errtags', '-s', file];
-  const ours = run(process.execPath, [OURS, ...args]);
+  const ours = run(OURS, [...args]);
   const other = run(OTHER, [...opts.otherFlags.split(/\s+/).filter(Boolean), ...args]);
   const what = [];
   if (ours.stdout !== other.stdout) what.push('stdout');

@@ -176,6 +176,20 @@ function emptyFlags(): ConversionFlags {
  * pointer-sized width of 16).  Throws PrintfError with DTrace's message.
  */
 export function parseFormat(fmt: string): FormatPiece[] {
+  // The consumer formats every record with its clause's format: parse each one once.
+  let pieces = parsed.get(fmt);
+  if (pieces) return pieces;
+  pieces = parseFresh(fmt);
+  if (parsed.size >= PARSED_MAX) parsed.clear();
+  parsed.set(fmt, pieces);
+  return pieces;
+}
+
+/** Parsed formats, shared and never modified by their users. */
+const parsed = new Map<string, FormatPiece[]>();
+const PARSED_MAX = 4096;
+
+function parseFresh(fmt: string): FormatPiece[] {
   const pieces: FormatPiece[] = [];
   let q = 0;
   let count = 0;

@@ -192,8 +192,12 @@ function listSpecs(compiled: Compiled | null, s: Settings, macros: Map<string, b
  * else stdout; under -B it has no file and is not printed. */
 class Output {
   private fd: number | null = null;
+  /** What was written since the last flush: records print in one write per drain, not one each. */
+  private pending = '';
 
-  constructor(private readonly file: string | undefined, private readonly buffered: boolean) {}
+  constructor(private readonly file: string | undefined, private readonly buffered: boolean) {
+    flushOutput = () => this.flush();
+  }
 
   open(): void {
     if (this.file === undefined) return;
@@ -207,6 +211,15 @@ class Output {
   /** dtrace(1)'s own output (oprintf). */
   readonly write = (text: string): void => {
     if (this.buffered) return;
+    this.pending += text;
+    if (this.pending.length >= OUTPUT_BATCH) this.flush();
+  };
+
+  /** Write what is pending: after each drain, before stderr's messages and commands' output. */
+  readonly flush = (): void => {
+    if (this.pending === '') return;
+    const text = this.pending;
+    this.pending = '';
     if (this.fd === null) return void process.stdout.write(text);
     // A file that cannot take the output (a full disk) ends dtrace as a failed write ends
     // DTrace's dtrace_work(): "processing aborted", with the reason.
@@ -218,10 +231,16 @@ class Output {
   };
 
   close(): void {
+    this.flush();
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
   }
 }
+
+/** Output is written when this much is pending, or at the end of a drain. */
+const OUTPUT_BATCH = 1 << 16;
+/** Writes the output pending, so that what goes to stderr keeps its place after it. */
+let flushOutput = (): void => {};
 
 /**
  * SIGINT and SIGTERM. Until tracing runs, a signal ends dtrace as it would any program, taking the
@@ -265,9 +284,12 @@ interface Mode {
 
 export async function main(argv: string[]): Promise<number> {
   try {
-    return await run(argv);
+    const status = await run(argv);
+    flushOutput(); // a listing's, or what the last drain printed
+    return status;
   } catch (e) {
     if (e instanceof Fatal) {
+      flushOutput();
       process.stderr.write(`dtrace: ${e.message}\n`);
       if (e.hint && process.stderr.isTTY) process.stderr.write(`dtrace: ${e.hint}\n`);
       return e.status;
@@ -281,7 +303,10 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-const err = (text: string) => { process.stderr.write(text); };
+const err = (text: string) => {
+  flushOutput();
+  process.stderr.write(text);
+};
 
 async function run(argv: string[]): Promise<number> {
   // USDT providers named without a pid are looked for in the programs of the user's $PATH too.
@@ -512,7 +537,7 @@ async function trace({ s, mode, compiled, registry, procs, output, signals, noti
   }
 
   const consumer = new Consumer(device, enabled, {
-    quiet: isSet(options, 'quiet'), strsize, out: write, err, flowindent: isSet(options, 'flowindent'), options,
+    quiet: isSet(options, 'quiet'), strsize, out: write, flush: output.flush, err, flowindent: isSet(options, 'flowindent'), options,
     bufpolicy, bufsize,
     buffered: mode.buffered ? (piece) => process.stdout.write(formatBufferedPiece(piece)) : undefined,
   });
@@ -575,6 +600,7 @@ async function trace({ s, mode, compiled, registry, procs, output, signals, noti
     if (due.has('aggrate')) consumer.snapshotAggregations();
     if (due.has('statusrate')) consumer.status();
     if (due.has('cleanrate')) consumer.clean();
+    output.flush();
   }
   clearInterval(early);
   device.stop();

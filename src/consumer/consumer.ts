@@ -27,6 +27,8 @@ export interface ConsumerOptions {
   quiet: boolean;
   strsize: number;
   out: (text: string) => void;
+  /** Writes what `out` holds back: before system() runs a command that prints to the same output. */
+  flush?: () => void;
   err: (text: string) => void;
   /**
    * Options (-x and #pragma D option) the consumer honours: the aggregation sorting options, ...
@@ -220,7 +222,7 @@ export class Consumer {
           let args: Value[];
           ({ args, last: i } = printfArgs(recs, i, data));
           const text = formatPrintf(r.format ?? '', args, this.symbols);
-          if (r.action === D.DTRACEACT_SYSTEM) line = runSystem(text, line, this.opts.out, this.reopened.fd);
+          if (r.action === D.DTRACEACT_SYSTEM) line = runSystem(text, line, this.opts.out, this.reopened.fd, this.opts.flush);
           else if (r.action === D.DTRACEACT_FREOPEN) line = this.reopened.reopen(text, line);
           else line += this.piece(text, ep, r);
           break;

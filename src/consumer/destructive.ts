@@ -8,10 +8,11 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 /**
  * Print `pending`, run `command`, and return the (empty) rest of the line. `stdout`: the file
  * freopen() sent the output to, which the command writes to as well (freopen(3) reopens dtrace's
- * own standard output, which the command inherits).
+ * own standard output, which the command inherits). `flush` writes the output held back first.
  */
-export function runSystem(command: string, pending: string, out: (text: string) => void, stdout: number | null = null): string {
+export function runSystem(command: string, pending: string, out: (text: string) => void, stdout: number | null = null, flush?: () => void): string {
   if (pending) out(pending);
+  flush?.();
   spawnSync('/bin/sh', ['-c', command], { stdio: ['inherit', stdout ?? 'inherit', 'inherit'] });
   return '';
 }

@@ -113,7 +113,7 @@ interface Addon {
   perfEventEnable(fd: number): void;
   perfEventDisable(fd: number): void;
   perfBufferOpen(fd: number, pages: number): number;
-  perfBufferRead(handle: number): PerfBufferData;
+  perfBufferRead(handle: number): { bytes: Buffer; bounds: Uint32Array; lost: number };
   perfBufferClose(handle: number): void;
   waitReadable(fds: number[], timeoutMs: number): Promise<number[]>;
   open(path: string, flags: number): number;
@@ -261,7 +261,13 @@ export const native = {
   /** mmap 1 + pages (a power of two) pages of the event's ring; returns a handle. */
   perfBufferOpen: (fd: number, pages: number): number => addon().perfBufferOpen(fd, pages),
   /** Consumes every complete record in the ring (events opened with PERF_SAMPLE_RAW only). */
-  perfBufferRead: (handle: number): PerfBufferData => addon().perfBufferRead(handle),
+  perfBufferRead: (handle: number): PerfBufferData => {
+    // The addon returns every sample's bytes in one buffer: each sample is a view of it.
+    const { bytes, bounds, lost } = addon().perfBufferRead(handle);
+    const samples = new Array<Buffer>(bounds.length / 2);
+    for (let i = 0; i < samples.length; i++) samples[i] = bytes.subarray(bounds[2 * i], bounds[2 * i] + bounds[2 * i + 1]);
+    return { samples, lost };
+  },
   /** munmap the ring; the event fd stays open until close(). */
   perfBufferClose: (handle: number): void => addon().perfBufferClose(handle),
   /** poll(2) on a worker thread; resolves with the fds ready to read (timeoutMs < 0: no limit). */

@@ -25,6 +25,7 @@ export function fbtUnavailable(): string | null {
 export class FbtProvider implements Provider {
   readonly name = 'fbt';
   readonly attributes = ATTRIBUTES;
+  hasProbeNamed = (name: string): boolean => name === 'entry' || name === 'return';
 
   list(): Probe[] {
     const why = fbtUnavailable();

@@ -26,6 +26,7 @@ const PROBES: RawDerivedProbe[] = [
 export class IoProvider implements Provider {
   readonly name = 'io';
   readonly attributes = STABLE_PROVIDER_ATTRIBUTES;
+  hasProbeNamed = (name: string): boolean => PROBES.some((p) => p.name === name);
   constructor(private readonly root?: string) {}
   list(): Probe[] {
     return rawDerivedProbes('io', PROBES, this.root ?? tracefsRoot());

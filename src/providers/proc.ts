@@ -116,6 +116,8 @@ function execProbes(root: string): Probe[] {
 export class ProcProvider implements Provider {
   readonly name = 'proc';
   readonly attributes = STABLE_PROVIDER_ATTRIBUTES;
+  hasProbeNamed = (name: string): boolean =>
+    name === 'exec' || name === 'exec-failure' || [...PROBES, ...RAW_PROBES].some((p) => p.name === name);
   constructor(private readonly root?: string) {}
   list(): Probe[] {
     const root = this.root ?? tracefsRoot();

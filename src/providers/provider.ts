@@ -198,4 +198,10 @@ export interface Provider {
    * registry compares names with the provider's `name`.
    */
   ownsProviderName?(providerName: string): boolean;
+  /**
+   * False when the provider certainly has no probe of this name, known without listing: a
+   * description naming only a probe (BEGIN, tick-1s) then lists no provider after the last that
+   * may have it. Absent: the provider may have a probe of any name.
+   */
+  hasProbeNamed?(name: string): boolean;
 }

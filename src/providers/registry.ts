@@ -115,11 +115,22 @@ export class ProbeRegistry {
     return [...result];
   }
 
+  /**
+   * Index after the last provider that may hold a probe the description matches: its provider
+   * field's extent, less the providers at its end that cannot have the probe name it gives.
+   */
+  private extentFor(spec: ProbeSpec): number {
+    let end = this.extentOf(spec.provider);
+    if (spec.name === '' || /[*?[\\]/.test(spec.name)) return end;
+    while (end > this.listed && this.providers[end - 1].hasProbeNamed?.(spec.name) === false) end--;
+    return end;
+  }
+
   private matchNow(spec: ProbeSpec): Probe[] {
-    // Probes made on demand take the next free id: list every provider before making one.
-    const extent = this.extentOf(spec.provider);
-    const creates = this.providers.slice(0, extent).some((p) => p.provide && (p.ownsProviderName ? p.ownsProviderName(spec.provider) : matchField(spec.provider, p.name)));
-    this.listThrough(creates ? this.providers.length : extent);
+    // Probes made on demand take the next free id: list every provider that may hold the
+    // description's probes before making one.
+    const extent = this.extentFor(spec);
+    this.listThrough(extent);
     // Per-process providers (pid, USDT) resolve names themselves (a.out, 0x10): what they return
     // for a description is what it matches.
     const resolved = new Set<Probe>();

@@ -101,13 +101,18 @@ function piPrio(): ArgSource {
   return { kind: 'piPrio', task: 0, piTask: 1, normalPrio: at('normal_prio'), prio: at('prio') };
 }
 
-/** Whether the kernel has a BPF-only tracepoint: its btf_trace_ typedef's name is in its BTF. */
-function hasBareTracepoint(event: string): boolean {
+/**
+ * Which of `events` the kernel has as BPF-only tracepoints: their btf_trace_ typedefs' names are
+ * in its BTF. The BTF (megabytes) is read once for all of them.
+ */
+function bareTracepoints(events: string[]): Set<string> {
+  let btf: Buffer;
   try {
-    return readFileSync(`${systemPaths.btfDir}/vmlinux`).includes(`\0btf_trace_${event}\0`);
+    btf = readFileSync(`${systemPaths.btfDir}/vmlinux`);
   } catch {
-    return false;
+    return new Set();
   }
+  return new Set(events.filter((event) => btf.includes(`\0btf_trace_${event}\0`)));
 }
 
 /**
@@ -147,12 +152,14 @@ function nextTaskArg(): number {
 export class SchedProvider implements Provider {
   readonly name = 'sched';
   readonly attributes = STABLE_PROVIDER_ATTRIBUTES;
+  hasProbeNamed = (name: string): boolean => [...PROBES, ON_CPU, ...LATER, ...BARE].some((p) => p.name === name);
   constructor(private readonly root?: string) {}
   list(): Probe[] {
     const root = this.root ?? tracefsRoot();
-    const onCpu = hasBareTracepoint(ON_CPU.event) ? [new RawTracepointProbe('sched', ON_CPU)]
+    const has = bareTracepoints([ON_CPU.event, ...BARE.map((d) => d.event)]);
+    const onCpu = has.has(ON_CPU.event) ? [new RawTracepointProbe('sched', ON_CPU)]
       : eventExists('sched', 'sched_switch', root) ? [new OnCpuProbe()] : [];
-    const bare = BARE.filter((d) => hasBareTracepoint(d.event)).map((d) => new RawTracepointProbe('sched', d));
+    const bare = BARE.filter((d) => has.has(d.event)).map((d) => new RawTracepointProbe('sched', d));
     return [...rawDerivedProbes('sched', PROBES, root), ...onCpu, ...rawDerivedProbes('sched', LATER, root), ...bare];
   }
 }

@@ -25,6 +25,8 @@ const SKIPPED_GROUPS = new Set(['syscalls', 'kprobes', 'uprobes']);
 export class SdtProvider implements Provider {
   readonly name = 'sdt';
   readonly attributes = ATTRIBUTES;
+  // The kernel's tracepoints are named as C identifiers in lower case.
+  hasProbeNamed = (name: string): boolean => /^[a-z0-9_]+$/.test(name);
 
   /** `root`: the tracefs mount point; found (or mounted) on first use when not given. */
   constructor(private readonly root?: string) {}

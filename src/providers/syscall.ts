@@ -77,6 +77,7 @@ function compatSyscallFlag(): Dispatch['skipTask'] {
 export class SyscallProvider implements Provider {
   readonly name = 'syscall';
   readonly attributes = ATTRIBUTES;
+  hasProbeNamed = (name: string): boolean => name === 'entry' || name === 'return';
 
   /** `root`: the tracefs mount point; found (or mounted) on first use when not given. */
   constructor(private readonly root?: string) {}

@@ -565,7 +565,7 @@ describe.skipIf(skip)(`on the kernel${skip ? ` (skipped: ${skip})` : ''}`, () =>
     spawnSync('cp', [path.join(ROOT, 'package.json'), copy]);
     spawnSync('chmod', ['-R', 'a+rX', copy]);
     try {
-      const r = spawnSync('setpriv', ['--reuid', user, '--regid', user, '--clear-groups', '--reset-env', process.execPath, path.join(copy, 'bin/dtrace'), '-n', 'BEGIN { exit(0); }'], { encoding: 'utf8' });
+      const r = spawnSync('setpriv', ['--reuid', user, '--regid', user, '--clear-groups', '--reset-env', path.join(copy, 'bin/dtrace'), '-n', 'BEGIN { exit(0); }'], { encoding: 'utf8' });
       expect(r.stderr).toBe('dtrace: failed to initialize dtrace: DTrace requires additional privileges\n' +
         'dtrace: on Linux, tracing needs root, or the capabilities CAP_BPF and CAP_PERFMON and read access to /sys/kernel/tracing\n');
       expect(r.status).toBe(1);
@@ -580,7 +580,7 @@ describe.skipIf(skip)(`on the kernel${skip ? ` (skipped: ${skip})` : ''}`, () =>
     expect(piped.stderr).toBe("dtrace: description 'BEGIN ' matched 1 probe\ndtrace: could not enable tracing: Destructive actions not allowed\n");
     expect(piped.status).toBe(1);
     // script(1) gives dtrace a terminal.
-    const tty = spawnSync('script', ['-qec', `${process.execPath} ${DTRACE} -n '${prog}'`, '/dev/null'], { encoding: 'utf8' });
+    const tty = spawnSync('script', ['-qec', `${DTRACE} -n '${prog}'`, '/dev/null'], { encoding: 'utf8' });
     expect(tty.stdout.replace(/\r/g, '')).toContain('dtrace: could not enable tracing: Destructive actions not allowed\ndtrace: -w (or #pragma D option destructive) allows them\n');
   });
 });

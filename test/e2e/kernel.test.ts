@@ -80,7 +80,7 @@ describe.skipIf(skip)(`kernel${skip ? ` (skipped: ${skip})` : ''}`, () => {
     const spin = spawn('taskset', ['-c', '0', 'sh', '-c', 'while :; do :; done'], { stdio: 'ignore' });
     try {
       for (let i = 0; i < 3; i++) {
-        const r = spawnSync('taskset', ['-c', '1', process.execPath, path.join(ROOT, 'bin/dtrace'), '-qn',
+        const r = spawnSync('taskset', ['-c', '1', path.join(ROOT, 'bin/dtrace'), '-qn',
           'BEGIN { printf("begin\\n"); } profile-4999 /cpu == 0/ { printf("tick\\n"); } profile-4999 /cpu == 0 && ++n == 50/ { exit(0); }'],
           { encoding: 'utf8', cwd: ROOT, timeout: 30_000 });
         expect(r.status, r.stderr).toBe(0);

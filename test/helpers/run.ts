@@ -15,7 +15,7 @@ export interface Result {
 }
 
 export function dtrace(args: string[], opts: { input?: string; timeoutMs?: number; cwd?: string } = {}): Result {
-  const r = spawnSync(process.execPath, [DTRACE, ...args], {
+  const r = spawnSync(DTRACE, [...args], {
     encoding: 'utf8', timeout: opts.timeoutMs ?? 60_000, cwd: opts.cwd ?? ROOT, input: opts.input ?? '',
   });
   return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
@@ -30,7 +30,7 @@ export function killBackgroundDtraces(): void {
 
 /** Start dtrace in the background; resolves once it has printed its "matched" line (or output). */
 export function dtraceAsync(args: string[]) {
-  const child = spawn(process.execPath, [DTRACE, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(DTRACE, [...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   child.on('close', () => running.delete(child));
   let stdout = '', stderr = '';

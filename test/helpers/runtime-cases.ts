@@ -157,7 +157,7 @@ export function unmet(req: string): string | null {
       break;
     }
     case 'provider': {
-      const r = spawnSync(process.execPath, [DTRACE, '-l', '-P', arg], { encoding: 'utf8', cwd: ROOT, timeout: 60_000 });
+      const r = spawnSync(DTRACE, ['-l', '-P', arg], { encoding: 'utf8', cwd: ROOT, timeout: 60_000 });
       why = r.status === 0 && r.stdout.trim().split('\n').length > 1 ? null : `provider ${arg} offers no probes here: ${r.stderr.trim()}`;
       break;
     }
@@ -204,7 +204,7 @@ export async function runCase(c: RuntimeCase, work: string): Promise<CaseResult>
   } else {
     args = shellWords(expand(c.run!, work));
   }
-  const child = spawn(process.execPath, [DTRACE, ...args], { cwd: work, stdio: [c.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+  const child = spawn(DTRACE, [...args], { cwd: work, stdio: [c.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
   if (c.stdin) child.stdin!.end(c.stdin);
   if (!child.stdout || !child.stderr) throw new Error('dtrace has no output pipes');
   let stdout = '', stderr = '', timedOut = false;

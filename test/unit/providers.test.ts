@@ -13,7 +13,7 @@ import {
 } from '../../src/providers/listing.js';
 import { parseProfileName } from '../../src/providers/profile.js';
 import type { Probe, ProbeSpec } from '../../src/providers/provider.js';
-import { ProbeRegistry } from '../../src/providers/registry.js';
+import { ProbeRegistry, defaultProviders } from '../../src/providers/registry.js';
 import {
   eventFormat,
   eventId,
@@ -232,8 +232,24 @@ describe('probe registry', () => {
     const m = r.match(spec(':::tick-3s'));
     expect(m).toHaveLength(1);
     expect(m[0]).toMatchObject({ provider: 'profile', name: 'tick-3s' });
-    expect(m[0].id).toBe(r.all().length); // the next id after every listed probe
+    // It takes the next id after the providers that may have such a name (not syscall's or
+    // sdt's); listing the rest later keeps every id unique and in order.
+    const all = r.all();
+    expect(all[m[0].id - 1]).toBe(m[0]);
+    expect(all.every((p, i) => p.id === i + 1)).toBe(true);
     expect(r.match(spec('profile:::tick-3s'))[0].id).toBe(m[0].id); // not created twice
+  });
+
+  test('a bare name lists only the providers that may have it: BEGIN lists no tracepoints', () => {
+    const listedBy = new Set<string>();
+    const providers = defaultProviders().map((p) => Object.assign(Object.create(p), {
+      list: () => { listedBy.add(p.name); return p.list(); },
+    }) as typeof p);
+    const r = new ProbeRegistry(providers);
+    expect(r.match(spec(':::BEGIN')).map((p) => `${p.provider}:::${p.name}`)).toEqual(['dtrace:::BEGIN']);
+    for (const name of ['sdt', 'proc', 'sched', 'io', 'fbt']) expect(listedBy.has(name), name).toBe(false);
+    expect(r.match(spec(':::sched_switch')).map((p) => `${p.provider}:${p.module}::${p.name}`)).toEqual(['sdt:sched::sched_switch']);
+    expect(listedBy.has('sdt')).toBe(true);
   });
 
   test('globs over profile names only match listed or already created probes', () => {
