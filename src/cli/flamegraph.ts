@@ -7,6 +7,8 @@
 //   dtrace -qn 'profile-997 /pid == $target/ { @[ustack()] = count(); }' -c ./prog | dtrace-flamegraph > prog.svg
 //   dtrace-flamegraph [--folded] [--title TEXT] [--width PIXELS] [FILE]
 
+import { Chalk } from 'chalk';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { readFileSync } from 'node:fs';
 
 /** Folded stacks: "root;caller;leaf" -> samples, in the order first seen. */
@@ -109,26 +111,40 @@ export function flameGraph(folded: Map<string, number>, opts: FlameGraphOptions 
   ].join('\n');
 }
 
-const USAGE = 'Usage: dtrace-flamegraph [--folded] [--title TEXT] [--width PIXELS] [FILE]\n';
+/** Our own command, not DTrace's: GNU-style options through commander, errors in red at a terminal. */
+function parseArguments(argv: string[]): { folded: boolean; title?: string; width?: number; file?: string } | number {
+  const red = new Chalk({ level: process.stderr.isTTY ? 1 : 0 }).red;
+  const command = new Command('dtrace-flamegraph')
+    .description('a dtrace stack aggregation (stack() or ustack() keys) as a flame graph in SVG, or as folded stacks')
+    .argument('[file]', "dtrace's output (default: standard input)")
+    .option('--folded', 'print folded stacks (one line per stack: frames;...;frames count)')
+    .option('--title <text>', 'the title above the graph')
+    .option('--width <pixels>', 'the width of the SVG', (v: string) => {
+      if (!/^\d+$/.test(v) || Number(v) === 0) throw new InvalidArgumentError('a positive number of pixels is needed.');
+      return Number(v);
+    })
+    .helpOption('-h, --help', 'show this help')
+    .exitOverride()
+    .configureOutput({ outputError: (text, write) => write(red(text)) });
+  try {
+    command.parse(argv, { from: 'user' });
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    throw e;
+  }
+  const o = command.opts<{ folded?: boolean; title?: string; width?: number }>();
+  return { folded: o.folded ?? false, title: o.title, width: o.width, file: command.args[0] };
+}
 
 /** The command: the aggregation from FILE (or standard input) to an SVG (or, --folded, folded stacks) on stdout. */
 export function flamegraphMain(argv: string[]): number {
-  let folded = false;
-  let title: string | undefined;
-  let width: number | undefined;
-  let file: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--folded') folded = true;
-    else if (a === '--title' && i + 1 < argv.length) title = argv[++i];
-    else if (a === '--width' && i + 1 < argv.length && /^\d+$/.test(argv[i + 1])) width = Number(argv[++i]);
-    else if (a === '--help' || a === '-h') { process.stdout.write(USAGE); return 0; }
-    else if (!a.startsWith('-') && file === undefined) file = a;
-    else { process.stderr.write(`dtrace-flamegraph: bad argument "${a}"\n${USAGE}`); return 2; }
-  }
+  const args = parseArguments(argv);
+  if (typeof args === 'number') return args;
+  const { folded, title, width, file } = args;
   let text: string;
   try {
-    text = readFileSync(file ?? 0, 'utf8');
+    // /dev/stdin opens the pipe anew, blocking: fd 0 itself may have been made non-blocking.
+    text = readFileSync(file ?? '/dev/stdin', 'utf8');
   } catch (e) {
     process.stderr.write(`dtrace-flamegraph: cannot read ${file ?? 'standard input'}: ${(e as Error).message}\n`);
     return 1;

@@ -29,7 +29,7 @@ describe('dtrace-flamegraph', () => {
     if (skip) ctx.skip(skip);
     writeFileSync(path.join(work, 'busy.c'), PROGRAM);
     gcc(path.join(work, 'busy.c'), path.join(work, 'busy'), ['-fno-omit-frame-pointer']);
-    const cmd = `"${process.execPath}" "${DTRACE}" -qn 'profile-997 /pid == $target/ { @[ustack()] = count(); }' -c '${work}/busy 6000000'` +
+    const cmd = `"${DTRACE}" -qn 'profile-997 /pid == $target/ { @[ustack()] = count(); }' -c '${work}/busy 6000000'` +
       ` | "${process.execPath}" "${path.join(ROOT, 'bin/dtrace-flamegraph')}" --title busy`;
     const r = spawnSync('sh', ['-c', cmd], { encoding: 'utf8', timeout: 120_000 });
     expect(r.stderr).toBe('');
@@ -52,5 +52,16 @@ describe('dtrace-flamegraph', () => {
     expect(main.y - b.y).toBe(16);
     expect(main.samples).toBeGreaterThanOrEqual(a.samples + b.samples);
     expect(svg).toContain('>busy</text>');
+  });
+
+  test('its options: --help, and a bad --width refused with status 2 (commander)', () => {
+    const fg = (args: string[]) => spawnSync(process.execPath, [path.join(ROOT, 'bin/dtrace-flamegraph'), ...args], { encoding: 'utf8', input: '' });
+    const help = fg(['--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: dtrace-flamegraph \[options\] \[file\]/);
+    expect(help.stdout).toContain('--folded');
+    const bad = fg(['--width', 'abc']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toBe("error: option '--width <pixels>' argument 'abc' is invalid. a positive number of pixels is needed.\n");
   });
 });

@@ -61,7 +61,7 @@ describe.skipIf(why)(`other tracers' probe events${why ? ` (skipped: ${why})` : 
 });
 
 describe.skipIf(skip)(`a probe that goes away before it is attached${skip ? ` (skipped: ${skip})` : ''}`, () => {
-  const run = (prog: string) => spawnSync(process.execPath, [DTRACE, '-n', prog], {
+  const run = (prog: string) => spawnSync(DTRACE, ['-n', prog], {
     encoding: 'utf8', cwd: ROOT, timeout: 30_000,
     env: { ...process.env, DTRACE_TEST_VANISH: 'sched/sched_process_fork' },
   });
