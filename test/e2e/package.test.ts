@@ -61,10 +61,12 @@ afterAll(() => {
 describe('npm package', () => {
   test('the tarball holds what dtrace runs from, and no tests, sources or source maps', (ctx) => {
     if (skip) ctx.skip(skip);
-    for (const f of ['bin/dtrace', 'bin/dtrace-dofdump', 'bin/dtrace-flamegraph', 'dist/cli/main.js', 'dist/cli/main.bundle.mjs', 'lib/dtrace/procfs.d',
+    for (const f of ['bin/dtrace', 'bin/dtrace.mjs', 'bin/dtrace-dofdump', 'bin/dtrace-flamegraph', 'dist/cli/main.js', 'dist/cli/start.bundle.mjs', 'lib/dtrace/procfs.d',
       'man/dtrace.1', 'native/addon.cc', 'binding.gyp', `prebuilds/${process.platform}-${process.arch}/node.napi.glibc.node`, 'package.json', 'README.md'])
       expect(listing).toContain(`package/${f}`);
     expect(listing.filter((f) => /^package\/(test|src|scripts|build|docs)\//.test(f) || f.endsWith('.map'))).toEqual([]);
+    // The start-up snapshot belongs to the node and the tree that built it (scripts/bundle.mjs).
+    expect(listing.filter((f) => /dtrace\.blob|snapshot\.cjs/.test(f))).toEqual([]);
     // The library API's declarations, and only those.
     expect(listing.filter((f) => f.endsWith('.d.ts')).sort()).toEqual(['package/dist/api/access.d.ts', 'package/dist/api/dtrace.d.ts', 'package/dist/api/index.d.ts', 'package/dist/api/types.d.ts']);
     // postpack removed the prebuilt addon from the tree it packed.
