@@ -23,7 +23,7 @@ Napi::Value PerfEventOpen(const Napi::CallbackInfo& info) {
   int64_t type, sampleFreq, sampleType, wakeupEvents, pid, cpu, groupFd, flags;
   uint64_t config, config1, config2, samplePeriod, probeOffset;
   std::string uprobePath;
-  bool hasPath = false, disabled = false;
+  bool hasPath = false, disabled = false, excludeUser = false, excludeKernel = false;
   if (!ArgObject(info, 0, "options", &o) || !PropInt(env, o, "type", true, 0, &type) ||
       !PropU64(env, o, "config", true, 0, &config) ||
       !PropU64(env, o, "config1", false, 0, &config1) ||
@@ -37,7 +37,9 @@ Napi::Value PerfEventOpen(const Napi::CallbackInfo& info) {
       !PropInt(env, o, "flags", false, 0, &flags) ||
       !PropString(env, o, "uprobePath", false, &uprobePath, &hasPath) ||
       !PropU64(env, o, "probeOffset", false, 0, &probeOffset) ||
-      !PropBool(env, o, "disabled", false, &disabled))
+      !PropBool(env, o, "disabled", false, &disabled) ||
+      !PropBool(env, o, "excludeUser", false, &excludeUser) ||
+      !PropBool(env, o, "excludeKernel", false, &excludeKernel))
     return env.Undefined();
 
   struct perf_event_attr attr;
@@ -56,6 +58,8 @@ Napi::Value PerfEventOpen(const Napi::CallbackInfo& info) {
   attr.sample_type = static_cast<uint64_t>(sampleType);
   attr.wakeup_events = static_cast<uint32_t>(wakeupEvents);
   attr.disabled = disabled ? 1 : 0;
+  attr.exclude_user = excludeUser ? 1 : 0;
+  attr.exclude_kernel = excludeKernel ? 1 : 0;
   if (hasPath) {
     // The uprobe PMU takes the binary's path by address in config1 and the file offset in config2.
     attr.config1 = reinterpret_cast<uintptr_t>(uprobePath.c_str());

@@ -68,6 +68,9 @@ export interface PerfEventOpenOptions {
   cpu: number; // -1 for any CPU
   groupFd?: number;
   flags?: number; // PERF_FLAG_*; PERF_FLAG_FD_CLOEXEC is always added
+  /** Count only in the kernel (excludeUser) or only in user mode (excludeKernel). */
+  excludeUser?: boolean;
+  excludeKernel?: boolean;
   /** uprobe PMU: the binary's path (config1) and the probe's file offset (config2). */
   uprobePath?: string;
   probeOffset?: bigint | number;

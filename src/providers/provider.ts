@@ -22,7 +22,7 @@ export type Attach =
    * A timer: a PERF_COUNT_SW_CPU_CLOCK perf event with this sample period
    * (BPF_PROG_TYPE_PERF_EVENT). profile-N fires on every CPU (perCpu), tick-N on one CPU only.
    */
-  | { kind: 'profile'; periodNs: bigint; perCpu: boolean }
+  | { kind: 'profile'; periodNs: bigint; perCpu: boolean; counter?: Counter }
   /**
    * A uprobe (or uretprobe when retprobe) at a file offset of an executable or library, through
    * the uprobe PMU (BPF_PROG_TYPE_KPROBE, context pt_regs). pid: fire only in that process.
@@ -30,6 +30,17 @@ export type Attach =
    * alsoRaise: another semaphore of the same file the program needs raised for this probe to fire.
    */
   | { kind: 'uprobe'; path: string; offset: number; retprobe: boolean; pid?: number; refCtrOffset?: number; alsoRaise?: SemaphoreHold };
+
+/**
+ * A cpc probe's perf counter (instead of the profile timer): perf_event_attr type and config,
+ * overflowing every `periodNs` events (a count, despite the name; nanoseconds for the clocks),
+ * counted in both modes or only in one.
+ */
+export interface Counter {
+  type: number;
+  config: number;
+  mode: 'all' | 'user' | 'kernel';
+}
 
 /**
  * A semaphore raised by a uprobe that runs a program doing nothing, placed at the first of `sites`

@@ -17,6 +17,7 @@ import { ProcProvider } from './proc.js';
 import { SchedProvider } from './sched.js';
 import { IoProvider } from './io.js';
 import { FbtProvider } from './fbt.js';
+import { CpcProvider } from './cpc.js';
 
 /** A provider whose probes could not be listed, and why (e.g. tracefs could not be mounted). */
 export interface ProviderProblem {
@@ -26,7 +27,7 @@ export interface ProviderProblem {
 
 export function defaultProviders(): Provider[] {
   const others = [new DtraceProvider(), new ProfileProvider(), new SyscallProvider(), new PidProvider(),
-    new SdtProvider(), new ProcProvider(), new SchedProvider(), new IoProvider(), new FbtProvider()];
+    new SdtProvider(), new ProcProvider(), new SchedProvider(), new IoProvider(), new FbtProvider(), new CpcProvider()];
   const usdt = new UsdtProvider(new Set(others.map((p) => p.name)));
   return [...others.slice(0, 4), usdt, ...others.slice(4)];
 }

@@ -849,7 +849,11 @@ export class LinuxDevice implements Device {
       lp.events.push(fd);
     } else if (at.kind === 'profile') {
       const cpus = at.perCpu ? this.tracedCpus : this.tracedCpus.slice(0, 1);
-      for (const cpu of cpus) open({ type: PERF_TYPE_SOFTWARE, config: PERF_COUNT_SW_CPU_CLOCK, samplePeriod: at.periodNs, pid: -1, cpu });
+      const c = at.counter;
+      const mode = c ? { excludeUser: c.mode === 'kernel', excludeKernel: c.mode === 'user' } : {};
+      for (const cpu of cpus) {
+        open({ type: c?.type ?? PERF_TYPE_SOFTWARE, config: c?.config ?? PERF_COUNT_SW_CPU_CLOCK, samplePeriod: at.periodNs, pid: -1, cpu, ...mode });
+      }
     }
     return true;
   }
