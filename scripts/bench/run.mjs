@@ -13,6 +13,9 @@
 //     BEGIN run), beside DTrace for Linux (/opt/oracle-dtrace, when installed) and bpftrace (20
 //     lines from one BEGIN block with the string work bpftrace has), with the verifier's processed
 //     instructions
+//   ready time of a whole library's entry probes: `pid$target:libc.so.6::entry` (uprobe-multi
+//     links, issue 16) beside bpftrace's `uprobe:/lib/x86_64-linux-gnu/libc.so.6:*`, both on a
+//     running process (-p), from start to ready (BEGIN's line printed: every probe attached)
 // Run as root: `npm run bench` (installs Debian's bpftrace when it is missing).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
@@ -28,7 +31,7 @@ const storm = path.join(work, 'storm');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CALLS = Number(process.env.BENCH_CALLS ?? 1_000_000);
 const REPS = Number(process.env.BENCH_REPS ?? 3);
-// BENCH_ONLY=cost,begin,load,syscalls,compile,printf runs some sections only (all by default).
+// BENCH_ONLY=cost,begin,load,syscalls,compile,uprobes,printf runs some sections only (all by default).
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : null;
 const want = (section) => !ONLY || ONLY.has(section);
 
@@ -158,6 +161,7 @@ async function main() {
   if (want('load')) await loadTime();
   if (want('syscalls')) allSyscalls();
   if (want('compile')) compileBig();
+  if (want('uprobes')) await libraryReady();
   if (want('printf')) {
     const p = await printfThroughput();
     const row = (name, r) => r && console.log(`printf of ${p.events} events  ${name.padEnd(9)} ${r.lines} lines in ${r.secs.toFixed(2)} s: ${Math.round(r.perSec)} lines/s, ${r.drops} drops`);
@@ -235,6 +239,51 @@ async function loadTime() {
   const dm = median(d);
   const ref = haveRef ? `, DTrace for Linux ${median(r).toFixed(3)} s (${spread(r, 3)}; ratio ${(dm / median(r)).toFixed(2)}x)` : ', DTrace for Linux not installed';
   console.log(`load ${N} string clauses        start to ready: dtrace ${dm.toFixed(3)} s (${spread(d, 3)}; verifier processed ${processed} insns)${ref}, bpftrace ${median(b).toFixed(3)} s (${spread(b, 3)}; one block, simpler string work)`);
+}
+
+/** Seconds from spawning cmd until its stdout matches `ready`; then stops it. */
+async function readyThenStop(cmd, args, ready, env = process.env) {
+  const t0 = process.hrtime.bigint();
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
+  let out = '', err = '';
+  child.stderr.on('data', (d) => (err += d));
+  const at = await new Promise((resolve) => {
+    child.stdout.on('data', (d) => { out += d; if (ready.test(out)) resolve(process.hrtime.bigint()); });
+    child.on('close', () => resolve(null));
+  });
+  if (at === null) throw new Error(`${path.basename(cmd)} never got ready: ${err.trim().slice(0, 300)}`);
+  await stop(child);
+  return { s: Number(at - t0) / 1e9, err };
+}
+
+async function libraryReady() {
+  const target = spawn('sleep', ['3600'], { stdio: 'ignore' });
+  try {
+    await sleep(200);
+    const pid = String(target.pid);
+    const d = [], b = [];
+    let matched = '', skipped = '', bfail = '';
+    for (let i = 0; i < Math.min(ROUNDS, 3); i++) {
+      const x = await readyThenStop(process.execPath, [dtrace, '-n', 'BEGIN { printf("ready\\n"); } pid$target:libc.so.6::entry { @[probefunc] = count(); }', '-p', pid], /ready/);
+      d.push(x.s);
+      matched = (/matched (\d+) probes/.exec(x.err) ?? [])[1] ?? '?';
+      skipped = (/(\d+) functions? could not be instrumented/.exec(x.err) ?? [])[1] ?? '0';
+      const t0 = Date.now();
+      try {
+        b.push((await readyThenStop('bpftrace', ['-p', pid, '-e', 'BEGIN { printf("ready\\n"); } uprobe:/lib/x86_64-linux-gnu/libc.so.6:* { @[func] = count(); }'], /ready/,
+          // bpftrace refuses more than 512 probes unless told otherwise.
+          { ...process.env, BPFTRACE_MAX_PROBES: '100000' })).s);
+      } catch (e) {
+        // bpftrace gives up on the whole script at the first probe the kernel refuses.
+        bfail = `failed after ${((Date.now() - t0) / 1000).toFixed(1)} s (${(/Unknown error \d+|Error attaching probe[^\n]*/.exec(e.message) ?? ['?'])[0]})`;
+      }
+    }
+    const dm = median(d);
+    const bt = b.length > 0 ? `${median(b).toFixed(3)} s (${spread(b, 3)}); ratio ${(dm / median(b)).toFixed(2)}x` : bfail;
+    console.log(`pid$target:libc.so.6::entry   start to ready: dtrace ${dm.toFixed(3)} s (${spread(d, 3)}; ${matched} probes, ${skipped} skipped), bpftrace uprobe:libc.so.6:* ${bt}`);
+  } finally {
+    target.kill('SIGKILL');
+  }
 }
 
 function allSyscalls() {

@@ -9,14 +9,16 @@
 // Modules are the objects the process has mapped (/proc/PID/maps), named by basename (libc.so.6);
 // a.out names the main executable. Functions are FUNC symbols of nonzero size (.symtab, else
 // .dynsym). Probes are created when a description names them (provide()); each is a perf event fd
-// of dtrace, so they go away when dtrace exits. Glob names match entry and return only: offset
-// probes for every instruction would need an x86 instruction decoder.
+// of dtrace, so they go away when dtrace exits. A glob name matches entry and return, and, when
+// the description names one function exactly (pid123:a.out:main:), every instruction of it
+// (sys/x86.ts finds where each begins).
 
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename } from 'node:path';
 import { readElf, type ElfFile, type FunctionSymbol } from '../sys/elf.js';
 import { isGlob, matchField } from './glob.js';
+import { instructionOffsets } from '../sys/x86.js';
 import { type Probe, type ProbeArg, type ProbeSpec, type Provider } from './provider.js';
 import { attr, type ProviderAttributes } from '../abi/stability.js';
 
@@ -181,7 +183,7 @@ export class PidProvider implements Provider {
       const elf = elfOf(obj);
       if (!elf) continue;
       for (const sym of functionsMatching(elf, funcGlob)) {
-        out.push(...probesFor(pid, obj, elf, sym, name));
+        out.push(...probesFor(pid, obj, elf, sym, name, !isGlob(funcGlob)));
       }
     }
     return out;
@@ -211,7 +213,7 @@ function functionsMatching(elf: ElfFile, pattern: string): FunctionSymbol[] {
   return out;
 }
 
-function probesFor(pid: number, obj: MappedObject, elf: ElfFile, sym: FunctionSymbol, name: string): Probe[] {
+function probesFor(pid: number, obj: MappedObject, elf: ElfFile, sym: FunctionSymbol, name: string, offsets: boolean): Probe[] {
   const out: Probe[] = [];
   const make = (probeName: string, at: bigint, retprobe: boolean): void => {
     const offset = elf.fileOffset(at);
@@ -237,6 +239,13 @@ function probesFor(pid: number, obj: MappedObject, elf: ElfFile, sym: FunctionSy
   if (!named && !isGlob(name)) {
     const off = parseOffset(name);
     if (off !== null && off < sym.size) make(off.toString(16), sym.value + off, false);
+  } else if (offsets && isGlob(name)) {
+    // A function named exactly: its instructions too, each a probe named by its offset in hex.
+    const at = elf.fileOffset(sym.value);
+    if (at === null) return out;
+    for (const o of instructionOffsets(elf.data.subarray(at, at + Number(sym.size)))) {
+      if (matchField(name, o.toString(16))) make(o.toString(16), sym.value + BigInt(o), false);
+    }
   }
   return out;
 }

@@ -296,13 +296,16 @@ export class ElfFile {
 
 /**
  * Of several names for one address, the one a user knows comes first, as DTrace's symbol lookup
- * prefers it: a global before a weak before a local name, then fewer leading underscores
+ * prefers it: an unversioned name (a debug file also holds clock_nanosleep@GLIBC_2.2.5), then a
+ * global before a weak before a local name, then fewer leading underscores
  * (malloc, not __libc_malloc), then the shorter (free, not cfree).
  */
 function preferName(a: FunctionSymbol, b: FunctionSymbol): number {
   const rank = (s: FunctionSymbol) => (s.bind === 1 ? 0 : s.bind === 2 ? 1 : 2);
   const underscores = (s: FunctionSymbol) => /^_*/.exec(s.name)![0].length;
-  return rank(a) - rank(b) || underscores(a) - underscores(b) || a.name.length - b.name.length;
+  // A debug file's versioned aliases (clock_nanosleep@GLIBC_2.2.5) come after plain names.
+  const versioned = (s: FunctionSymbol) => (s.name.includes('@') ? 1 : 0);
+  return versioned(a) - versioned(b) || rank(a) - rank(b) || underscores(a) - underscores(b) || a.name.length - b.name.length;
 }
 
 function align4(n: number): number {

@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { instructionOffsets } from '../../src/sys/x86.js';
 import { readElf } from '../../src/sys/elf.js';
 import { announceExec, mappedObjects, objectsMatching, parseOffset, PidProvider, pidOf } from '../../src/providers/pid.js';
 import { ProbeRegistry } from '../../src/providers/registry.js';
@@ -58,7 +59,10 @@ describe('PidProvider on a running process', () => {
     const elf = readElf(prog);
     const target = elf.lookupFunction('target')!;
     const probes = p.provide({ provider: `pid${pid}`, module: 'a.out', function: 'target', name: '' });
-    expect(probes.map((x) => `${x.provider}:${x.module}:${x.func}:${x.name}`)).toEqual([`pid${pid}:w:target:entry`, `pid${pid}:w:target:return`]);
+    // entry, return, then (the function named exactly) every instruction by its offset.
+    const offsets = instructionOffsets(elf.data.subarray(elf.fileOffset(target.value)!, elf.fileOffset(target.value)! + Number(target.size)));
+    expect(probes.map((x) => `${x.provider}:${x.module}:${x.func}:${x.name}`)).toEqual(
+      [`pid${pid}:w:target:entry`, `pid${pid}:w:target:return`, ...offsets.map((o) => `pid${pid}:w:target:${o.toString(16)}`)]);
     expect(probes[0].attach).toEqual({ kind: 'uprobe', path: prog, offset: elf.fileOffset(target.value), retprobe: false, pid });
     expect(probes[1].attach).toEqual({ kind: 'uprobe', path: prog, offset: elf.fileOffset(target.value), retprobe: true, pid });
     expect(probes[0].args.map((a) => a.from)).toEqual(['rdi', 'rsi', 'rdx', 'rcx', 'r8', 'r9'].map((reg) => ({ kind: 'register', reg, size: 8, signed: false })));

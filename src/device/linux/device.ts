@@ -33,6 +33,7 @@ import { taskFields, taskOffsets } from './kernel-types.js';
 import { planVariables } from './variables.js';
 import { aggInitialValue, aggIsKeyed, aggValueSize, isAggIncrement } from './aggregate.js';
 import { UprobeSharing, type UprobeGroup } from './uprobe-share.js';
+import { isGlob } from '../../providers/glob.js';
 import { attachUprobeMulti, attachUprobeMultiSkipping, BPF_TRACE_UPROBE_MULTI, emitPidFilter, emitUserArg, isUserArg, loadNopProgram, uprobeEvents, uprobeFailure, uprobeMultiSupported } from './uprobe.js';
 import { DispatchPlan, sharedInfoWords } from './dispatch.js';
 import { ERROR_AREA_SIZE, findErrorProbe, isErrorProbe } from './error-probe.js';
@@ -149,6 +150,8 @@ export class LinuxDevice implements Device {
    * left out of tracing rather than failing the program: dtrace(1) names them in one line.
    */
   uninstrumented: string[] = [];
+  /** Probes some description names without a glob: refused, they fail the enabling. */
+  private exact = new Set<number>();
   private loaded: LoadedProbe[] = [];
   /** The perf event array every program writes its records to. */
   private eventsFd: number | undefined;
@@ -187,6 +190,9 @@ export class LinuxDevice implements Device {
     program.ecbs.forEach((ecb, i) => {
       const probes = this.registry.match(ecb.probe);
       matched.push(probes.length);
+      // A probe a description names exactly must be placed; one a glob matched may be left out.
+      const d = ecb.probe;
+      if (d.function !== '' && d.name !== '' && !isGlob(d.function) && !isGlob(d.name)) for (const p of probes) this.exact.add(p.id);
       for (const p of probes) {
         let e = byProbe.get(p.id);
         if (!e) byProbe.set(p.id, (e = { probe: p, ecbs: [] }));
@@ -469,8 +475,8 @@ export class LinuxDevice implements Device {
     }
     this.loaded = attached;
     // Functions the kernel cannot probe are left out, unless nothing user-space is left.
-    if (refused.length > 0 && refused.length === uprobes) {
-      const first = refused[0];
+    if (refused.length > 0 && (refused.length === uprobes || refused.some((r) => this.exact.has(r.probe.id)))) {
+      const first = refused.find((r) => this.exact.has(r.probe.id)) ?? refused[0];
       throw new DeviceError(`failed to enable ${describe(first.probe)}: ${uprobeFailure(first.probe.attach as UprobeAttach, first.error)}`);
     }
     this.uninstrumented = [...new Set(refused.map((r) => r.probe.func))];
