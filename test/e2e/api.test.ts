@@ -2,12 +2,19 @@
 // against a workload on the real kernel, receive typed records and typed aggregations with exact
 // values, and release every kernel object on close().
 import { afterEach, describe, expect, test } from 'vitest';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readlinkSync } from 'node:fs';
 import { DTrace, DTraceCompileError, DTraceError, type Aggregation, type ProbeRecord, type TraceRecord } from '../../src/api/index.js';
 import { kernelUnavailable } from '../helpers/run.js';
 
 const skip = kernelUnavailable();
-const openFds = () => readdirSync('/proc/self/fd').length;
+/** This process's kernel tracing objects: BPF maps and programs, perf events (uprobes among them). */
+const tracingFds = () => readdirSync('/proc/self/fd').filter((fd) => {
+  try {
+    return /^anon_inode:(bpf-|\[perf_event\])/.test(readlinkSync(`/proc/self/fd/${fd}`));
+  } catch {
+    return false;
+  }
+}).length;
 
 let handle: DTrace | null = null;
 afterEach(() => {
@@ -17,7 +24,7 @@ afterEach(() => {
 
 describe.skipIf(skip)(`library API${skip ? ` (skipped: ${skip})` : ''}`, () => {
   test('BEGIN, a system call workload, tick and END: typed records and aggregations', async () => {
-    const fdsBefore = openFds();
+    const fdsBefore = tracingFds();
     const dt = (handle = DTrace.open());
     const program = dt.compile(`
       BEGIN { trace("hello"); printf("%d %s\\n", 42, "ok"); }
@@ -28,6 +35,7 @@ describe.skipIf(skip)(`library API${skip ? ` (skipped: ${skip})` : ''}`, () => {
     // The clauses' descriptions as written (a missing field is empty, as in DTrace).
     expect(program.clauses).toEqual([':::BEGIN', 'syscall::getppid:entry', ':::tick-50ms', ':::END']);
     expect(dt.go(program)).toEqual([1, 1, 1, 1]);
+    expect(tracingFds()).toBeGreaterThan(fdsBefore + 4); // maps, programs, perf events
     // The workload: process.ppid calls getppid(2) each time it is read.
     for (let i = 0; i < 7; i++) void process.ppid;
 
@@ -66,7 +74,7 @@ describe.skipIf(skip)(`library API${skip ? ` (skipped: ${skip})` : ''}`, () => {
     dt.close(); // twice is harmless
     expect(dt.aggregations()).toEqual([]);
     // Every map, program and perf event of the run was a file descriptor of this process.
-    expect(openFds()).toBe(fdsBefore);
+    expect(tracingFds()).toBe(fdsBefore);
   });
 
   test('stop() ends a run that has no exit(): END fires and its records come last', async () => {
