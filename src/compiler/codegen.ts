@@ -408,7 +408,7 @@ export class DifoGen {
         // Each register is freed as soon as its value is consumed, as dt_regset does, so a chain
         // of nested ?: needs no more registers than one of its arms: the result lives in the
         // alternate's register, and the consequent's move into it is patched in once known.
-        const t = this.expr(e.test);
+        const t = notScalar(this.expr(e.test), 'operator ?: expression must be of scalar type', e);
         b.emit(encodeTst(t.reg));
         this.release(t.reg);
         const lelse = b.newLabel(), ldone = b.newLabel();
@@ -421,6 +421,8 @@ export class DifoGen {
         const y = this.expr(e.alternate);
         b.patch(move, encodeMov(x.reg, y.reg));
         b.placeLabel(ldone);
+        if (x.type.kind === 'void' && y.type.kind === 'void') throw err('D_OP_ACT', 'action cannot be used in a conditional context', e);
+        if (x.type.kind === 'void' || y.type.kind === 'void') throw err('D_OP_INCOMPAT', 'operator ?: operands must have compatible types', e);
         if ((x.type.kind === 'string') !== (y.type.kind === 'string'))
           throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(x.type)}" : "${typeName(y.type)}"`, e);
         return { reg: y.reg, type: x.type.kind === 'string' ? STRING : arithmetic(x.type, y.type) };
@@ -463,8 +465,11 @@ export class DifoGen {
         return T.offsetof(this, e);
       case 'Comma': {
         const l = this.expr(e.left);
+        if (l.type.kind === 'void' && e.left.kind === 'Call') throw err('D_OP_ACT', 'operator , operands cannot be actions', e);
         this.release(l.reg);
-        return this.expr(e.right);
+        const r = this.expr(e.right);
+        if (r.type.kind === 'void' && e.right.kind === 'Call') throw err('D_OP_ACT', 'operator , operands cannot be actions', e);
+        return r;
       }
       case 'Stringof':
         return T.stringof(this, e);
@@ -599,7 +604,7 @@ export class DifoGen {
     let g = this.cg.global(t.name);
     if (e.op === '=') {
       v = this.expr(e.value);
-      if (v.type.kind === 'void') throw err('D_OP_VOID', 'operator = cannot be applied to a void expression', e);
+      if (v.type.kind === 'void') throw err('D_OP_INCOMPAT', `operands have incompatible types: "${g ? typeName(g.type) : 'void'}" = "void"`, e);
       if (v.type === TRANSLATED_TYPE) throw err('D_UNKNOWN', 'internal error -- no support for translated types yet', e);
       if (isDynamicType(v.type))
         throw err('D_OP_INCOMPAT', `operands have incompatible types: "${g ? typeName(g.type) : 'scalar'}" = "${typeName(v.type)}"`, e);
@@ -628,10 +633,12 @@ export class DifoGen {
         // The left operand's register is free once tested; the result lives in the right's.
         const l = this.expr(e.left);
         const out = b.newLabel(), done = b.newLabel();
+        notScalar(l, `operator ${e.op} requires operands of scalar type`, e);
         b.emit(encodeTst(l.reg));
         this.release(l.reg);
         b.branch(e.op === '&&' ? D.DIF_OP_BE : D.DIF_OP_BNE, out);
         const r = this.expr(e.right);
+        notScalar(r, `operator ${e.op} requires operands of scalar type`, e);
         b.emit(encodeTst(r.reg));
         b.branch(e.op === '&&' ? D.DIF_OP_BE : D.DIF_OP_BNE, out);
         if (e.op === '&&') b.setx(1n, r.reg);
@@ -644,8 +651,8 @@ export class DifoGen {
         return { reg: r.reg, type: INT };
       }
       case '^^': {
-        const l = this.bool(this.expr(e.left), e);
-        const r = this.bool(this.expr(e.right), e);
+        const l = this.bool(notScalar(this.expr(e.left), 'operator ^^ requires operands of scalar type', e), e);
+        const r = this.bool(notScalar(this.expr(e.right), 'operator ^^ requires operands of scalar type', e), e);
         b.emit(encodeR(D.DIF_OP_XOR, l.reg, r.reg, l.reg));
         this.release(r.reg);
         return { reg: l.reg, type: INT };
@@ -723,12 +730,19 @@ export class DifoGen {
         b.emit(encodeNot(v.reg, v.reg));
         return { reg: v.reg, type: promote(v.type) };
       case '!':
+        notScalar(v, 'operator ! requires an operand of scalar type', e);
         b.emit(encodeTst(v.reg));
         return this.setCondition(D.DIF_OP_BE, v.reg);
       default:
         throw err('D_UNSUPPORTED', `operator ${e.op} is not supported yet`, e);
     }
   }
+}
+
+/** A void, dynamic, string or struct value where a truth value is needed: D_OP_SCALAR. */
+function notScalar(v: Val, message: string, at: A.Position): Val {
+  if (v.type.kind === 'void' || v.type.kind === 'struct' || v.type.kind === 'string' || isDynamicType(v.type)) throw err('D_OP_SCALAR', message, at);
+  return v;
 }
 
 function promoteStore(t: DType): DType {

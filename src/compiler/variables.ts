@@ -90,8 +90,8 @@ export class Variables {
     const target = e.target;
     if (e.op === '=') {
       const val = g.expr(e.value);
-      if (val.type.kind === 'void') throw err('D_OP_VOID', 'operator = cannot be applied to a void expression', e);
       const v = this.resolve(target, true);
+      if (val.type.kind === 'void') throw err('D_OP_INCOMPAT', `operands have incompatible types: "${v.type ? typeName(v.type) : 'void'}" = "void"`, e);
       if (val.type === TRANSLATED_TYPE) throw err('D_UNKNOWN', 'internal error -- no support for translated types yet', e);
       if (isDynamicType(val.type)) {
         const left = v.type ? typeName(v.type) : target.kind === 'Index' ? 'associative array' : 'scalar';
