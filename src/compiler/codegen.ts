@@ -24,7 +24,7 @@ import { type ArgType, resolveSignedness, validateFormat } from '../abi/printf-f
 import { callSubroutine } from './subroutines.js';
 import { BUILTIN_IDENTS, TypeScope } from './ctypes.js';
 import * as T from './typed-expr.js';
-import { Variables } from './variables.js';
+import { Variables, emptyString } from './variables.js';
 import { AggregationCodegen, constValue } from './aggregations.js';
 import { destructiveAction } from './destructive.js';
 import { isStackCall, stackAction } from './stacks.js';
@@ -407,7 +407,7 @@ export class DifoGen {
         // Each register is freed as soon as its value is consumed, as dt_regset does, so a chain
         // of nested ?: needs no more registers than one of its arms: the result lives in the
         // alternate's register, and the consequent's move into it is patched in once known.
-        const t = this.expr(e.test);
+        const t = notScalar(this.expr(e.test), 'operator ?: expression must be of scalar type', e);
         b.emit(encodeTst(t.reg));
         this.release(t.reg);
         const lelse = b.newLabel(), ldone = b.newLabel();
@@ -420,6 +420,8 @@ export class DifoGen {
         const y = this.expr(e.alternate);
         b.patch(move, encodeMov(x.reg, y.reg));
         b.placeLabel(ldone);
+        if (x.type.kind === 'void' && y.type.kind === 'void') throw err('D_OP_ACT', 'action cannot be used in a conditional context', e);
+        if (x.type.kind === 'void' || y.type.kind === 'void') throw err('D_OP_INCOMPAT', 'operator ?: operands must have compatible types', e);
         if ((x.type.kind === 'string') !== (y.type.kind === 'string'))
           throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(x.type)}" : "${typeName(y.type)}"`, e);
         return { reg: y.reg, type: x.type.kind === 'string' ? STRING : cArithmetic(x.type, y.type) };
@@ -462,8 +464,11 @@ export class DifoGen {
         return T.offsetof(this, e);
       case 'Comma': {
         const l = this.expr(e.left);
+        if (l.type.kind === 'void' && e.left.kind === 'Call') throw err('D_OP_ACT', 'operator , operands cannot be actions', e);
         this.release(l.reg);
-        return this.expr(e.right);
+        const r = this.expr(e.right);
+        if (r.type.kind === 'void' && e.right.kind === 'Call') throw err('D_OP_ACT', 'operator , operands cannot be actions', e);
+        return r;
       }
       case 'Stringof':
         return T.stringof(this, e);
@@ -597,8 +602,10 @@ export class DifoGen {
     this.cg.vars.checkScalarName(t.name, t);
     let g = this.cg.global(t.name);
     if (e.op === '=') {
-      v = this.expr(e.value);
-      if (v.type.kind === 'void') throw err('D_OP_VOID', 'operator = cannot be applied to a void expression', e);
+      // NULL or 0 given to a string global, which DTrace accepts: the empty string here (DTrace
+      // keeps the null pointer, which faults when read).
+      v = this.expr(g?.type.kind === 'string' && T.isNullConstant(e.value) ? emptyString(e.value) : e.value);
+      if (v.type.kind === 'void') throw err('D_OP_INCOMPAT', `operands have incompatible types: "${g ? typeName(g.type) : 'void'}" = "void"`, e);
       if (v.type === TRANSLATED_TYPE) throw err('D_UNKNOWN', 'internal error -- no support for translated types yet', e);
       if (isDynamicType(v.type))
         throw err('D_OP_INCOMPAT', `operands have incompatible types: "${g ? typeName(g.type) : 'scalar'}" = "${typeName(v.type)}"`, e);
@@ -627,10 +634,12 @@ export class DifoGen {
         // The left operand's register is free once tested; the result lives in the right's.
         const l = this.expr(e.left);
         const out = b.newLabel(), done = b.newLabel();
+        notScalar(l, `operator ${e.op} requires operands of scalar type`, e);
         b.emit(encodeTst(l.reg));
         this.release(l.reg);
         b.branch(e.op === '&&' ? D.DIF_OP_BE : D.DIF_OP_BNE, out);
         const r = this.expr(e.right);
+        notScalar(r, `operator ${e.op} requires operands of scalar type`, e);
         b.emit(encodeTst(r.reg));
         b.branch(e.op === '&&' ? D.DIF_OP_BE : D.DIF_OP_BNE, out);
         if (e.op === '&&') b.setx(1n, r.reg);
@@ -643,8 +652,8 @@ export class DifoGen {
         return { reg: r.reg, type: INT };
       }
       case '^^': {
-        const l = this.bool(this.expr(e.left), e);
-        const r = this.bool(this.expr(e.right), e);
+        const l = this.bool(notScalar(this.expr(e.left), 'operator ^^ requires operands of scalar type', e), e);
+        const r = this.bool(notScalar(this.expr(e.right), 'operator ^^ requires operands of scalar type', e), e);
         b.emit(encodeR(D.DIF_OP_XOR, l.reg, r.reg, l.reg));
         this.release(r.reg);
         return { reg: l.reg, type: INT };
@@ -723,6 +732,7 @@ export class DifoGen {
         b.emit(encodeNot(v.reg, v.reg));
         return { reg: v.reg, type: keepIntType(v.type) };
       case '!':
+        notScalar(v, 'operator ! requires an operand of scalar type', e);
         b.emit(encodeTst(v.reg));
         return { reg: this.setCondition(D.DIF_OP_BE, v.reg).reg, type: keepIntType(v.type) };
       default:
@@ -734,6 +744,12 @@ export class DifoGen {
 /** A unary operator's result type in DTrace: the integer operand's own type (no promotion to int). */
 function keepIntType(t: DType): DType {
   return t.kind === 'int' ? t : INT;
+}
+
+/** A void, dynamic, string or struct value where a truth value is needed: D_OP_SCALAR. */
+function notScalar(v: Val, message: string, at: A.Position): Val {
+  if (v.type.kind === 'void' || v.type.kind === 'struct' || v.type.kind === 'string' || isDynamicType(v.type)) throw err('D_OP_SCALAR', message, at);
+  return v;
 }
 
 /**

@@ -1,7 +1,7 @@
 // D subroutine calls: checked against their prototypes (src/dif/subroutines.ts, which also says
 // why another kernel's subroutine is refused), then code (arguments on the tuple stack, then CALL).
 
-import { SUBROUTINE_BY_NAME, argKind, type SubroutineArg } from '../dif/subroutines.js';
+import { ACTION_PROTOTYPES, SUBROUTINE_BY_NAME, actionArity, argKind, type SubroutineArg } from '../dif/subroutines.js';
 import { encodeCall } from '../dif/builder.js';
 import type * as A from './ast.js';
 import { type DifoGen, type Val, err } from './codegen.js';
@@ -69,6 +69,14 @@ export function callSubroutine(g: DifoGen, e: A.Call): Val {
   }
   if (!proto && (g.cg.types.inlines.has(name) || g.cg.types.enumerators.has(name)))
     throw err('D_FUNC_IDENT', 'function designator is not of function type', e);
+  const action = proto ? undefined : ACTION_PROTOTYPES.get(name);
+  if (action) {
+    // An action is a function returning void to DTrace's parser: its count is checked, and each
+    // use of the void value is then refused where it is used (?:, operators, assignments).
+    const mismatch = protoLenMessage(name, e.args.length, ...actionArity(action));
+    if (mismatch) throw err('D_PROTO_LEN', mismatch, e);
+    return { reg: 0, type: VOID };
+  }
   // copyout() and copyoutstr() are destructive actions (destructive.ts), not values.
   if (!proto || proto.destructive) throw err('D_FUNC_UNDEF', `undefined function name: ${name}`, e);
   const min = proto.args.length - (proto.optional ?? 0);

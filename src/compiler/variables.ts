@@ -90,8 +90,8 @@ export class Variables {
     const target = e.target;
     if (e.op === '=') {
       const val = g.expr(e.value);
-      if (val.type.kind === 'void') throw err('D_OP_VOID', 'operator = cannot be applied to a void expression', e);
       const v = this.resolve(target, true);
+      if (val.type.kind === 'void') throw err('D_OP_INCOMPAT', `operands have incompatible types: "${v.type ? typeName(v.type) : 'void'}" = "void"`, e);
       if (val.type === TRANSLATED_TYPE) throw err('D_UNKNOWN', 'internal error -- no support for translated types yet', e);
       if (isDynamicType(val.type)) {
         const left = v.type ? typeName(v.type) : target.kind === 'Index' ? 'associative array' : 'scalar';
@@ -104,6 +104,13 @@ export class Variables {
         // Assigning 0 to a struct- or union-valued dynamic variable deletes it, as for scalars.
         this.emitStore(g, target, v, val.reg);
         return { reg: val.reg, type: v.type };
+      } else if (v.scope === 'local' && nullToString(v.type, e.value)) {
+        // NULL or 0 given to a clause-local string, which DTrace accepts: the empty string here
+        // (DTrace keeps the null pointer, which faults when read).
+        g.release(val.reg);
+        const empty = g.expr(emptyString(e.value));
+        this.emitStore(g, target, v, empty.reg);
+        return { reg: empty.reg, type: v.type };
       } else if (((v.type.kind === 'string') !== (val.type.kind === 'string') && !(v.scope !== 'local' && nullToString(v.type, e.value))) ||
         ((byRef(v.type) || byRef(val.type)) && !sameType(v.type, val.type)))
         throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(v.type)}" = "${typeName(val.type)}"`, e);
@@ -323,6 +330,11 @@ export function isVariableDeclaration(d: A.Declaration): boolean {
  * (dt_node_is_ptrcompat), and for a dynamic variable that frees it -- the usual way to clear a
  * string variable. (Clause-local and global strings, which it would not free, keep refusing it.)
  */
+/** "" where a NULL was written. */
+export function emptyString(at: A.Position): A.StringLiteral {
+  return { kind: 'StringLiteral', line: at.line, column: at.column, file: at.file, value: '', bytes: new Uint8Array(0) };
+}
+
 function nullToString(t: DType, value: A.Expression): boolean {
   return t.kind === 'string' && isNullConstant(value);
 }

@@ -1,0 +1,9 @@
+/* flags: -xerrtags */
+/* Agrees with the reference DTrace (output, error tag and message, exit status). */
+struct in { int ii; };
+struct out { int oi; };
+translator struct out < struct in *i > {
+	oi = i->ii;
+	nosuch = 1;
+};
+BEGIN { exit(0); }
