@@ -4,7 +4,12 @@
 
 #include "common.h"
 
+// The interface's version: raised with every change of a function's arguments or results, and
+// checked by src/device/native.ts (ADDON_INTERFACE), so a stale build is named, not misread.
+static const int kInterface = 2;
+
 static Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  exports.Set("interface", Napi::Number::New(env, kInterface));
   dtn::RegisterBpf(env, exports);
   dtn::RegisterPerf(env, exports);
   dtn::RegisterWait(env, exports);

@@ -145,13 +145,16 @@ let loaded: Addon | undefined;
  * `message` says what to run.
  */
 export class AddonUnavailableError extends Error {
-  constructor(readonly root: string, readonly reason: string) {
+  constructor(readonly root: string, readonly reason: string, stale = false) {
     super(
-      `the native addon is not built for this machine (${process.platform}-${process.arch}, Node.js ${process.versions.node}): ` +
+      `the native addon is ${stale ? 'out of date (built from older sources)' : `not built for this machine (${process.platform}-${process.arch}, Node.js ${process.versions.node})`}: ` +
       `build it with "npx node-gyp rebuild" in ${root} (it needs g++, make and python3)`,
     );
   }
 }
+
+/** The addon interface this code expects (kInterface in native/addon.cc). */
+const ADDON_INTERFACE = 2;
 
 /** Loads the addon on first use, so merely importing this module works where it is not built. */
 function addon(): Addon {
@@ -170,6 +173,11 @@ function addon(): Addon {
   } catch (e) {
     // A prebuilt addon this machine cannot load (another C library, say).
     throw new AddonUnavailableError(root, `${path}: ${(e as Error).message}`);
+  }
+  if ((loaded as { interface?: number }).interface !== ADDON_INTERFACE) {
+    const stale = loaded;
+    loaded = undefined;
+    throw new AddonUnavailableError(root, `${path}: interface ${(stale as { interface?: number }).interface ?? 1}, not ${ADDON_INTERFACE}`, true);
   }
   return loaded;
 }

@@ -64,7 +64,9 @@ describe('npm package', () => {
     for (const f of ['bin/dtrace', 'bin/dtrace.mjs', 'bin/dtrace-dofdump', 'bin/dtrace-flamegraph', 'dist/cli/main.js', 'dist/cli/start.bundle.mjs', 'lib/dtrace/procfs.d',
       'man/dtrace.1', 'native/addon.cc', 'binding.gyp', `prebuilds/${process.platform}-${process.arch}/node.napi.glibc.node`, 'package.json', 'README.md'])
       expect(listing).toContain(`package/${f}`);
-    expect(listing.filter((f) => /^package\/(test|src|scripts|build|docs)\//.test(f) || f.endsWith('.map'))).toEqual([]);
+    // Of scripts/, only npm's install script (the addon: node-gyp-build in an installed package).
+    expect(listing).toContain('package/scripts/install.mjs');
+    expect(listing.filter((f) => (/^package\/(test|src|scripts|build|docs)\//.test(f) && f !== 'package/scripts/install.mjs') || f.endsWith('.map'))).toEqual([]);
     // The start-up snapshot belongs to the node and the tree that built it (scripts/bundle.mjs).
     expect(listing.filter((f) => /dtrace\.blob|snapshot\.cjs/.test(f))).toEqual([]);
     // The library API's declarations, and only those.
