@@ -39,6 +39,20 @@ function freePid(): number {
   }
 }
 
+describe('start-up', () => {
+  test('a built tree starts from its V8 snapshot, and falls back to dist/ under NODE_OPTIONS', () => {
+    // scripts/bundle.mjs (run by npm test) made the snapshot for this tree and this node.
+    expect(readFileSync(path.join(ROOT, 'dist/cli/dtrace.blob.root'), 'utf8').trim()).toBe(ROOT);
+    const traced = (env: NodeJS.ProcessEnv) => spawnSync('sh', ['-x', DTRACE, '-V'], { encoding: 'utf8', env: { ...process.env, ...env } });
+    const snap = traced({ NODE_OPTIONS: '' });
+    expect(snap.stdout).toBe('dtrace: Sun D 1.13\n');
+    expect(snap.stderr).toMatch(/exec \S*node --snapshot-blob \S*\/dist\/cli\/dtrace\.blob -- -V/);
+    const plain = traced({ NODE_OPTIONS: '--max-old-space-size=512' });
+    expect(plain.stdout).toBe('dtrace: Sun D 1.13\n');
+    expect(plain.stderr).toMatch(/exec \S*node \S*\/bin\/dtrace\.mjs -V/);
+  });
+});
+
 describe('usage', () => {
   test('no arguments: the usage on stderr, exit 2', () => {
     const r = dtrace([]);

@@ -6,23 +6,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { DTRACE, ROOT, dtrace, kernelUnavailable } from '../helpers/run.js';
+import { UPROBE_EVENTS, entryOffset } from '../helpers/uprobe-events.js';
 
 const skip = kernelUnavailable();
-const UPROBE_EVENTS = '/sys/kernel/tracing/uprobe_events';
-
-/** The file offset of an ELF64 executable's entry point (its first PT_LOAD holding it). */
-function entryOffset(file: string): number {
-  const b = readFileSync(file);
-  const entry = b.readBigUInt64LE(24), phoff = Number(b.readBigUInt64LE(32));
-  const phentsize = b.readUInt16LE(54), phnum = b.readUInt16LE(56);
-  for (let i = 0; i < phnum; i++) {
-    const p = phoff + i * phentsize;
-    if (b.readUInt32LE(p) !== 1) continue;
-    const offset = b.readBigUInt64LE(p + 8), vaddr = b.readBigUInt64LE(p + 16), filesz = b.readBigUInt64LE(p + 32);
-    if (entry >= vaddr && entry < vaddr + filesz) return Number(entry - vaddr + offset);
-  }
-  throw new Error(`${file}: no PT_LOAD holds the entry point`);
-}
 
 const noUprobes = existsSync(UPROBE_EVENTS) ? null : `the kernel has no ${UPROBE_EVENTS}`;
 const why = skip ?? noUprobes;

@@ -19,6 +19,7 @@ import {
   type NativeError,
   uprobeRetprobeBit,
 } from '../../src/device/native.js';
+import { entryOffset } from '../helpers/uprobe-events.js';
 
 // Every test here calls bpf(2) or perf_event_open: none runs where the kernel tests cannot.
 const skip = kernelUnavailable();
@@ -402,18 +403,7 @@ describe('perf output', () => {
 
 test('perf event program on a cpu-clock sampling event counts into an array map', async () => {
   const mapFd = track(native.mapCreate({ type: BPF_MAP_TYPE.ARRAY, keySize: 4, valueSize: 8, maxEntries: 1 }));
-  const insns = program(
-    asm.stW(R10, -4, 0),
-    asm.mov64Reg(R2, R10),
-    asm.add64Imm(R2, -4),
-    asm.ldMapFd(R1, mapFd),
-    asm.call(HELPER_MAP_LOOKUP_ELEM),
-    asm.jeqImm(R0, 0, 2),
-    asm.mov64Imm(R1, 1),
-    asm.atomicAddDW(R0, 0, R1),
-    asm.mov64Imm(R0, 0),
-    asm.exit(),
-  );
+  const insns = countingProgram(mapFd);
   const progFd = track(native.progLoad({ type: BPF_PROG_TYPE.PERF_EVENT, insns, license: 'GPL' }));
   const ev = track(
     native.perfEventOpen({ type: PERF_TYPE.SOFTWARE, config: PERF_COUNT_SW.CPU_CLOCK, samplePeriod: 1_000_000n, pid: -1, cpu: 0, disabled: true }),
@@ -439,25 +429,9 @@ test('perf event program on a cpu-clock sampling event counts into an array map'
   expect(count()).toBe(stopped);
 });
 
-/** File offset of an ELF executable's entry point (where a uprobe on it fires at start). */
-function entryFileOffset(path: string): bigint {
-  const elf = readFileSync(path);
-  const entry = elf.readBigUInt64LE(0x18);
-  const phoff = Number(elf.readBigUInt64LE(0x20));
-  const phentsize = elf.readUInt16LE(0x36);
-  for (let i = 0; i < elf.readUInt16LE(0x38); i++) {
-    const ph = phoff + i * phentsize;
-    const [type, vaddr, filesz, offset] = [elf.readUInt32LE(ph), elf.readBigUInt64LE(ph + 16), elf.readBigUInt64LE(ph + 32), elf.readBigUInt64LE(ph + 8)];
-    if (type === 1 && entry >= vaddr && entry < vaddr + filesz) return entry - vaddr + offset;
-  }
-  throw new Error(`no PT_LOAD holds the entry point of ${path}`);
-}
-
-test('uprobe PMU event with a program counting hits of /usr/bin/true at its entry point', (ctx) => {
-  const pmuType = '/sys/bus/event_source/devices/uprobe/type';
-  if (!existsSync(pmuType)) ctx.skip('this kernel has no uprobe PMU');
-  const mapFd = track(native.mapCreate({ type: BPF_MAP_TYPE.ARRAY, keySize: 4, valueSize: 8, maxEntries: 1 }));
-  const insns = program(
+/** A program adding 1 to element 0 of the array map `mapFd` each time it runs. */
+function countingProgram(mapFd: number): Buffer {
+  return program(
     asm.stW(R10, -4, 0),
     asm.mov64Reg(R2, R10),
     asm.add64Imm(R2, -4),
@@ -469,9 +443,16 @@ test('uprobe PMU event with a program counting hits of /usr/bin/true at its entr
     asm.mov64Imm(R0, 0),
     asm.exit(),
   );
+}
+
+test('uprobe PMU event with a program counting hits of /usr/bin/true at its entry point', (ctx) => {
+  const pmuType = '/sys/bus/event_source/devices/uprobe/type';
+  if (!existsSync(pmuType)) ctx.skip('this kernel has no uprobe PMU');
+  const mapFd = track(native.mapCreate({ type: BPF_MAP_TYPE.ARRAY, keySize: 4, valueSize: 8, maxEntries: 1 }));
+  const insns = countingProgram(mapFd);
   const progFd = track(native.progLoad({ type: BPF_PROG_TYPE.KPROBE, insns, license: 'GPL' }));
   const type = Number(readFileSync(pmuType, 'utf8'));
-  const probeOffset = entryFileOffset('/usr/bin/true');
+  const probeOffset = BigInt(entryOffset('/usr/bin/true'));
   const ev = track(native.perfEventOpen({ type, config: 0, uprobePath: '/usr/bin/true', probeOffset, pid: -1, cpu: 0 }));
   native.perfEventSetBpf(ev, progFd);
   for (let i = 0; i < 3; i++) expect(spawnSync('/usr/bin/true').status).toBe(0);

@@ -11,23 +11,9 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileS
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { ROOT } from './run.js';
+import { UPROBE_EVENTS, entryOffset } from './uprobe-events.js';
 
 export const UNPACKED = path.join(ROOT, 'test/fixtures/.unpacked');
-const UPROBE_EVENTS = '/sys/kernel/tracing/uprobe_events';
-
-/** The file offset of an ELF64 executable's entry point (its first PT_LOAD holding it). */
-function entryOffset(file: string): number {
-  const b = readFileSync(file);
-  const entry = b.readBigUInt64LE(24), phoff = Number(b.readBigUInt64LE(32));
-  const phentsize = b.readUInt16LE(54), phnum = b.readUInt16LE(56);
-  for (let i = 0; i < phnum; i++) {
-    const p = phoff + i * phentsize;
-    if (b.readUInt32LE(p) !== 1) continue;
-    const offset = b.readBigUInt64LE(p + 8), vaddr = b.readBigUInt64LE(p + 16), filesz = b.readBigUInt64LE(p + 32);
-    if (entry >= vaddr && entry < vaddr + filesz) return Number(entry - vaddr + offset);
-  }
-  throw new Error(`${file}: no PT_LOAD holds the entry point`);
-}
 
 export default function setup(): () => void {
   const btf = path.join(UNPACKED, 'btf');

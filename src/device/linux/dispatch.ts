@@ -126,18 +126,10 @@ export class DispatchPlan {
     return {
       shared: { info, epidWord },
       loadArgs: (a, m) => {
-        // The firing probe's values, by the key in its record; a key of no enabled probe returns.
-        const found = a.label('info.found');
+        // The firing probe's values, by the key in its record.
         a.ldx(8, R1, R9, g.keyOffset);
         a.stx(4, FP, -8, R1);
-        a.ldMap(R1, infoFd);
-        a.mov(R2, FP), a.aluImm(ALU.ADD, R2, -8);
-        a.call(HELPER.map_lookup_elem);
-        a.jmpImm(JMP.JNE, R0, 0, found);
-        a.movImm(R0, 0);
-        a.exit();
-        a.place(found);
-        for (let w = 0; w < words; w++) a.ldx(4, R1, R0, 4 * w), a.stx(4, R8, info + 4 * w, R1);
+        emitProbeInfoCopy(a, infoFd, words, info);
         args(a, m);
       },
     };
@@ -214,4 +206,20 @@ export function dispatcherProbe(g: DispatchGroup): Probe {
     id: 0, provider: 'dispatch', module: g.group, func: '', name: g.event,
     attach: { kind: 'tracepoint', group: g.group, event: g.event }, args: [],
   };
+}
+
+/**
+ * Copy the firing probe's values (`words` of them) from the info map's element whose u32 key is
+ * at FP-8 into mem at `info` (R8); a key of no enabled probe ends the program.
+ */
+export function emitProbeInfoCopy(a: BpfAsm, infoFd: number, words: number, info: number): void {
+  const found = a.label('info.found');
+  a.ldMap(R1, infoFd);
+  a.mov(R2, FP), a.aluImm(ALU.ADD, R2, -8);
+  a.call(HELPER.map_lookup_elem);
+  a.jmpImm(JMP.JNE, R0, 0, found);
+  a.movImm(R0, 0);
+  a.exit();
+  a.place(found);
+  for (let w = 0; w < words; w++) a.ldx(4, R1, R0, 4 * w), a.stx(4, R8, info + 4 * w, R1);
 }

@@ -7,8 +7,8 @@
 // verifies one program and makes one link per file instead of 2,000 programs and perf events.
 
 import type { Probe, ProbeArg } from '../../providers/provider.js';
-import { ALU, BpfAsm, BPF_MAP_TYPE, FP, HELPER, JMP, R0, R1, R2, R8, R9 } from './bpf-asm.js';
-import { sharedInfoWords, type ProbeValues } from './dispatch.js';
+import { BpfAsm, BPF_MAP_TYPE, FP, HELPER, R0, R1, R9 } from './bpf-asm.js';
+import { emitProbeInfoCopy, sharedInfoWords, type ProbeValues } from './dispatch.js';
 import { PROBE_INFO_WORDS, type MemLayout, type TranslateEnv } from './translate.js';
 import type { MultiSite } from './uprobe.js';
 
@@ -63,18 +63,11 @@ export class UprobeSharing {
     return {
       shared: { info, epidWord: new Map(epids.map((e, i) => [e, PROBE_INFO_WORDS.epids + i])) },
       loadArgs: (a, m) => {
-        const found = a.label('cookie.found');
+        // The firing site's values, by the link's cookie.
         a.mov(R1, R9);
         a.call(HELPER.get_attach_cookie);
         a.stx(4, FP, -8, R0);
-        a.ldMap(R1, infoFd);
-        a.mov(R2, FP), a.aluImm(ALU.ADD, R2, -8);
-        a.call(HELPER.map_lookup_elem);
-        a.jmpImm(JMP.JNE, R0, 0, found);
-        a.movImm(R0, 0);
-        a.exit();
-        a.place(found);
-        for (let w = 0; w < words; w++) a.ldx(4, R1, R0, 4 * w), a.stx(4, R8, info + 4 * w, R1);
+        emitProbeInfoCopy(a, infoFd, words, info);
         loadArgs(a, m);
       },
     };
