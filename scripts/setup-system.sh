@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what dtrace and its tests need from Debian's packages when it is missing: a C compiler
 # and cpp (for -C and for the small programs the tests trace), python3 and PostgreSQL with SDT notes,
-# and libc's debug symbols.
+# libc's debug symbols, and Chromium for the flame graph's browser check.
 # Safe to run again; does nothing when everything is present.
 set -euo pipefail
 need=()
@@ -14,6 +14,8 @@ command -v g++ >/dev/null 2>&1 || need+=(g++)
 ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need+=(postgresql)
 # libc's separate debug symbols (by build-id), so user stacks name libc's internal functions.
 dpkg -s libc6-dbg >/dev/null 2>&1 || need+=(libc6-dbg)
+# Chromium, headless, draws dtrace-flamegraph's SVG in its test.
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "setup-system: missing ${need[*]}; run as root to install them" >&2

@@ -2,7 +2,7 @@
 // the text stackcollapse.pl reads -- a stack's frames a line each, leaf first, then its count,
 // stacks apart by blank lines) folded into "root;...;leaf count" lines, and drawn as a
 // self-contained SVG flame graph: each frame a box as wide as its share of the samples, callers
-// below callees, its name, samples and share in a tooltip (<title>).
+// below callees, its name, samples and share in a tooltip (<title>); a click zooms into a frame.
 //
 //   dtrace -qn 'profile-997 /pid == $target/ { @[ustack()] = count(); }' -c ./prog | dtrace-flamegraph > prog.svg
 //   dtrace-flamegraph [--folded] [--title TEXT] [--width PIXELS] [FILE]
@@ -68,6 +68,37 @@ export interface FlameGraphOptions {
   width?: number;
 }
 
+// Click a frame to zoom: it and its callees fill the width, its callers stay (full width), the rest
+// hide; click the bottom frame ("all") to see everything again. Labels are cut to fit as drawn.
+const ZOOM_SCRIPT = `
+(function () {
+  var pad = PAD, full = WIDTH - 2 * PAD;
+  var frames = [].slice.call(document.querySelectorAll('g.frame')).map(function (g) {
+    var r = g.querySelector('rect');
+    return { g: g, r: r, t: g.querySelector('text'), name: g.getAttribute('data-name'),
+      x: +r.getAttribute('x'), w: +r.getAttribute('width'), y: +r.getAttribute('y') };
+  });
+  function label(f, x, w) {
+    if (!f.t) { f.t = document.createElementNS('http://www.w3.org/2000/svg', 'text'); f.t.setAttribute('y', f.y + 12); f.g.appendChild(f.t); }
+    f.t.setAttribute('x', (x + 3).toFixed(2));
+    f.t.textContent = w >= 24 ? f.name.slice(0, Math.floor(w / 7) - 1) : '';
+  }
+  function zoom(z) {
+    frames.forEach(function (f) {
+      var inside = f.y <= z.y && f.x >= z.x - 1e-6 && f.x + f.w <= z.x + z.w + 1e-6;
+      var caller = f.y > z.y && f.x <= z.x + 1e-6 && f.x + f.w >= z.x + z.w - 1e-6;
+      var x = inside ? pad + (f.x - z.x) * full / z.w : pad, w = inside ? f.w * full / z.w : full;
+      f.g.style.display = inside || caller ? '' : 'none';
+      f.g.style.opacity = caller && f !== z ? '0.5' : '';
+      f.r.setAttribute('x', x.toFixed(2));
+      f.r.setAttribute('width', w.toFixed(2));
+      label(f, x, w);
+    });
+  }
+  frames.forEach(function (f) { f.g.addEventListener('click', function () { zoom(f); }); });
+})();
+`;
+
 /** The SVG flame graph of folded stacks. */
 export function flameGraph(folded: Map<string, number>, opts: FlameGraphOptions = {}): string {
   const root = tree(folded);
@@ -87,7 +118,7 @@ export function flameGraph(folded: Map<string, number>, opts: FlameGraphOptions 
     const share = root.samples > 0 ? ((100 * n.samples) / root.samples).toFixed(2) : '0.00';
     const label = w >= 24 ? escape(n.name.slice(0, Math.floor(w / 7) - 1)) : '';
     boxes.push(
-      `<g class="frame"><title>${escape(n.name)} (${n.samples} sample${n.samples === 1 ? '' : 's'}, ${share}%)</title>` +
+      `<g class="frame" data-name="${escape(n.name)}"><title>${escape(n.name)} (${n.samples} sample${n.samples === 1 ? '' : 's'}, ${share}%)</title>` +
       `<rect x="${x.toFixed(2)}" y="${y}" width="${w.toFixed(2)}" height="${frameHeight - 1}" fill="${d === 0 ? 'rgb(200,200,200)' : colour(n.name)}" rx="2"/>` +
       (label ? `<text x="${(x + 3).toFixed(2)}" y="${y + frameHeight - 4}">${label}</text>` : '') + '</g>',
     );
@@ -102,10 +133,12 @@ export function flameGraph(folded: Map<string, number>, opts: FlameGraphOptions 
   return [
     '<?xml version="1.0" standalone="no"?>',
     `<svg version="1.1" xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`,
-    '<style>text { font-family: monospace; font-size: 12px; fill: #000; pointer-events: none; } .frame:hover rect { stroke: #000; stroke-width: 0.5; }</style>',
+    '<style>text { font-family: monospace; font-size: 12px; fill: #000; pointer-events: none; } .frame { cursor: pointer; } .frame:hover rect { stroke: #000; stroke-width: 0.5; }</style>',
     `<rect x="0" y="0" width="${width}" height="${height}" fill="rgb(248,248,248)"/>`,
     `<text x="${width / 2}" y="24" text-anchor="middle" style="font-size: 17px">${title}</text>`,
     ...boxes,
+    // After the frames, which it reads as it runs.
+    `<script type="text/ecmascript"><![CDATA[${ZOOM_SCRIPT.replace(/PAD/g, String(pad)).replace('WIDTH', String(width))}]]></script>`,
     '</svg>',
     '',
   ].join('\n');

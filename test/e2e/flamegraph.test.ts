@@ -1,8 +1,9 @@
 // dtrace to flame graph in one step: a profiled C program's user stacks, aggregated by dtrace,
-// piped into dtrace-flamegraph; the SVG shows the program's functions in proportion to their work.
+// piped into dtrace-flamegraph; the SVG shows the program's functions in proportion to their work,
+// and Debian's Chromium (installed by scripts/setup-system.sh), headless, draws them and zooms on a click.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DTRACE, ROOT, gcc, kernelUnavailable } from '../helpers/run.js';
@@ -52,6 +53,54 @@ describe('dtrace-flamegraph', () => {
     expect(main.y - b.y).toBe(16);
     expect(main.samples).toBeGreaterThanOrEqual(a.samples + b.samples);
     expect(svg).toContain('>busy</text>');
+    writeFileSync(path.join(work, 'busy.svg'), svg);
+  });
+
+  test('headless Chromium shows the graph, and a click on a frame zooms into it', (ctx) => {
+    if (skip) ctx.skip(skip);
+    const svgFile = path.join(work, 'busy.svg');
+    expect(existsSync(svgFile), 'the profile test above writes busy.svg').toBe(true);
+    // The SVG as a user opens it (a file of its own), measured by the page that embeds it after a
+    // click on spin_b's frame: what is displayed, how wide as laid out, and each frame's label.
+    writeFileSync(path.join(work, 'page.html'), `<!DOCTYPE html><html><body>
+<object id="graph" type="image/svg+xml" data="busy.svg"></object><pre id="shown"></pre>
+<script>
+function shown(doc) {
+  const frames = {};
+  for (const g of doc.querySelectorAll('g.frame')) {
+    const t = g.querySelector('text');
+    frames[g.getAttribute('data-name')] = { visible: getComputedStyle(g).display !== 'none',
+      width: Math.round(g.querySelector('rect').getBoundingClientRect().width), label: t ? t.textContent : '' };
+  }
+  return frames;
+}
+document.getElementById('graph').addEventListener('load', function () {
+  const doc = this.contentDocument, before = shown(doc);
+  [...doc.querySelectorAll('g.frame')].find((g) => g.getAttribute('data-name') === 'busy\`spin_b').dispatchEvent(new MouseEvent('click'));
+  document.getElementById('shown').textContent = JSON.stringify({ before, zoomed: shown(doc) });
+});
+</script></body></html>`);
+    const r = spawnSync('chromium', ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync', `--user-data-dir=${path.join(work, 'chromium')}`,
+      '--allow-file-access-from-files', '--virtual-time-budget=5000', '--dump-dom', `file://${path.join(work, 'page.html')}`],
+    { encoding: 'utf8', timeout: 90_000 });
+    expect(r.error, 'chromium (Debian package, installed by scripts/setup-system.sh)').toBeUndefined();
+    const json = /<pre id="shown">(.*)<\/pre>/.exec(r.stdout)?.[1];
+    expect(json, r.stdout + r.stderr).toBeDefined();
+    type Shown = Record<string, { visible: boolean; width: number; label: string }>;
+    const { before, zoomed } = JSON.parse(json!.replace(/&quot;/g, '"').replace(/&amp;/g, '&')) as { before: Shown; zoomed: Shown };
+    const a = before['busy`spin_a'], b = before['busy`spin_b'], main = before['busy`main'];
+    // Drawn: both functions visible and labelled, spin_a about three times as wide, main spanning both.
+    expect(a.visible && b.visible && main.visible).toBe(true);
+    expect(a.label).toBe('busy`spin_a');
+    expect(b.label).toBe('busy`spin_b');
+    expect(a.width / b.width).toBeGreaterThan(1.8);
+    expect(main.width).toBeGreaterThanOrEqual(a.width + b.width - 1);
+    // Zoomed on spin_b: it fills the graph's width (1180 pixels inside the margins), spin_a is gone,
+    // and its caller main stays, as wide as the graph.
+    expect(zoomed['busy`spin_b']).toEqual({ visible: true, width: 1180, label: 'busy`spin_b' });
+    expect(zoomed['busy`spin_a'].visible).toBe(false);
+    expect(zoomed['busy`main']).toMatchObject({ visible: true, width: 1180 });
   });
 
   test('its options: --help, and a bad --width refused with status 2 (commander)', () => {

@@ -43,6 +43,6 @@ describe('dtrace-flamegraph', () => {
     // Callees above callers: each level one frame (16 pixels) higher.
     expect(box('prog`main').y - box('prog`leaf').y).toBe(16);
     expect(box('all').y - box('libc.so.6`__libc_start_call_main').y).toBe(16);
-    expect(svg.match(/<g class="frame">/g)?.length).toBe(5);
+    expect(svg.match(/<g class="frame" /g)?.length).toBe(5);
   });
 });
