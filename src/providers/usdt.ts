@@ -22,6 +22,8 @@ import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename } from 'node:path';
 import { hasSdtNotes, readElf, type ElfFile, type SdtNote } from '../sys/elf.js';
 import { debugFile } from '../sys/symbols.js';
+import { readDof } from '../dof/reader.js';
+import type { UsdtProbe } from '../dof/program.js';
 import type { ArgSource, Probe, ProbeArg, ProbeSpec, Provider, SemaphoreHold } from './provider.js';
 
 /** x86_64 register names in SDT operands, by the 64-bit register they are part of. */
@@ -263,9 +265,47 @@ function siteProbe(elf: ElfFile, path: string, module: string, note: SdtNote, sp
   return {
     id: 0, provider: `${note.provider}${pid ?? ''}`, module, func, name,
     attach: { kind: 'uprobe', path, offset, retprobe: false, pid, refCtrOffset, alsoRaise },
-    args: parseSdtArgs(note.args).map((from, index): ProbeArg => ({ index, type: null, from })),
+    args: siteArgs(elf, note),
   };
 }
+
+/**
+ * A site's arguments, typed: as the program's own provider declares them when it was linked with
+ * our `dtrace -G` object (its DOF, in .SUNW_dof, keeps each probe's types), else as the note's
+ * operand sizes say (-4@ is an int32_t, 8@ a uint64_t), as a SystemTap-built program only tells.
+ */
+function siteArgs(elf: ElfFile, note: SdtNote): ProbeArg[] {
+  const declared = declaredProbes(elf).get(`${note.provider}:${sdtProbeName(note.name)}`);
+  const specs = note.args.trim() === '' ? [] : note.args.trim().split(/\s+/);
+  return specs.map((spec, index): ProbeArg => {
+    const from = parseSdtArg(spec);
+    if (declared && declared.translatedTypes.length === specs.length) {
+      const native = declared.nativeTypes[declared.argMap[index] ?? index];
+      const type = declared.translatedTypes[index];
+      return { index, type, ...(native !== undefined && native !== type ? { native } : {}), from };
+    }
+    const m = /^(-?)(1|2|4|8)@/.exec(spec);
+    return { index, type: m ? `${m[1] === '-' ? '' : 'u'}int${Number(m[2]) * 8}_t` : null, from };
+  });
+}
+
+/** The probes an object's .SUNW_dof declares (from `dtrace -G`), by "provider:name"; cached per object. */
+function declaredProbes(elf: ElfFile): Map<string, UsdtProbe> {
+  let probes = declared.get(elf);
+  if (probes) return probes;
+  declared.set(elf, (probes = new Map()));
+  const sec = elf.section('.SUNW_dof');
+  if (!sec) return probes;
+  try {
+    for (const provider of readDof(elf.data.subarray(sec.offset, sec.offset + sec.size)).providers ?? [])
+      for (const probe of provider.probes) probes.set(`${provider.name}:${probe.name}`, probe);
+  } catch {
+    // Not DOF we can read: the notes' sizes type the arguments.
+  }
+  return probes;
+}
+
+const declared = new WeakMap<ElfFile, Map<string, UsdtProbe>>();
 
 /** The USDT probes of process `pid` whose provider `wanted` accepts and that `spec` matches. */
 function probesOf(pid: number, spec: ProbeSpec, wanted: (provider: string) => boolean): Probe[] {

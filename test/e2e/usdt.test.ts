@@ -120,6 +120,58 @@ describe.skipIf(skip)(`usdt${skip ? ` (skipped: ${skip})` : ''}`, () => {
     expect(attrs.module).toEqual({ name: 'Unstable', data: 'Unstable', dependency: 'Common' });
   });
 
+  test('PostgreSQL\'s build steps: -C -h, its sed, -C -G over the objects; args[] typed as declared', () => {
+    // The shape of PostgreSQL's src/backend/utils/probes.d: types by #define, so -C is needed.
+    writeFileSync(file('pgprobes.d'), `#define LocalTransactionId unsigned int
+#define LWLockMode int
+#define Oid unsigned int
+#define bool unsigned char
+
+provider postgresql {
+	probe transaction__start(LocalTransactionId);
+	probe lwlock__acquire(const char *, LWLockMode);
+	probe smgr__md__read__done(int, Oid, Oid, Oid, int, int, int, bool);
+};
+`);
+    writeFileSync(file('pg.c'), `#include "pgprobes.h"
+int main(void) {
+	for (unsigned i = 0; i < 3; i++) {
+		TRACE_POSTGRESQL_TRANSACTION_START(i);
+		if (TRACE_POSTGRESQL_LWLOCK_ACQUIRE_ENABLED()) TRACE_POSTGRESQL_LWLOCK_ACQUIRE("WALWrite", 1);
+		TRACE_POSTGRESQL_SMGR_MD_READ_DONE(-1, 1663, 5, 16384 + i, 0, 8192, 8192, 1);
+	}
+	return 0;
+}
+`);
+    // src/backend/utils/Makefile: dtrace -C -h -s probes.d -o probes.h.tmp, then
+    // postprocess_dtrace.sed (TRACE_ before the macro names, const char * for char *).
+    const h = dtrace(['-C', '-h', '-s', file('pgprobes.d'), '-o', file('pgprobes.h.tmp')]);
+    expect(h.status, h.stderr).toBe(0);
+    run('sh', ['-c', `sed -e 's/POSTGRESQL_/TRACE_POSTGRESQL_/g' -e 's/( *char \\*/(const char */g' -e 's/, *char \\*/, const char */g' pgprobes.h.tmp > pgprobes.h`]);
+    run('gcc', ['-O2', '-Wall', '-Werror', '-c', '-o', 'pg.o', 'pg.c']);
+    // src/backend/Makefile: dtrace -C -G -s utils/probes.d -o utils/probes.o $(SUBDIROBJS).
+    const g = dtrace(['-C', '-G', '-s', file('pgprobes.d'), '-o', file('pgprobes.o'), file('pg.o')]);
+    expect(g.status, g.stderr).toBe(0);
+    run('gcc', ['-o', 'pg', 'pg.o', 'pgprobes.o']);
+    const r = dtrace(['-qn', `
+      postgresql$target:::transaction-start { printf("start %u\\n", args[0]); }
+      postgresql$target:::lwlock-acquire { printf("%s %d\\n", copyinstr(arg0), args[1]); }
+      postgresql$target:::smgr-md-read-done { printf("%d %u %u %u\\n", args[0], args[1], args[3], args[7]); }`, '-c', file('pg')]);
+    expect(r.status, r.stderr).toBe(0);
+    // The first copyinstr() of a string literal may find its page not yet in memory: count only.
+    const lines = r.stdout.split('\n').filter((l) => !l.startsWith('WALWrite'));
+    expect(lines.join('\n')).toBe('start 0\n-1 1663 16384 1\nstart 1\n-1 1663 16385 1\nstart 2\n-1 1663 16386 1\n\n');
+    const l = dtrace(['-lv', '-n', 'postgresql$target:::smgr-md-read-done', '-c', file('pg')]);
+    expect(l.stdout).toContain('\t\targs[0]: int\n\t\targs[1]: unsigned int\n\t\targs[2]: unsigned int\n\t\targs[3]: unsigned int\n' +
+      '\t\targs[4]: int\n\t\targs[5]: int\n\t\targs[6]: int\n\t\targs[7]: unsigned char\n');
+    // Without the objects, -G's object has no DOF (as systemtap's): the notes' operand sizes type
+    // args[] -- C's promotions made every one of these an int.
+    expect(dtrace(['-C', '-G', '-s', file('pgprobes.d'), '-o', file('pgnodof.o')]).status).toBe(0);
+    run('gcc', ['-o', 'pgnodof', 'pg.o', 'pgnodof.o']);
+    const n = dtrace(['-lv', '-n', 'postgresql$target:::transaction-start', '-c', file('pgnodof')]);
+    expect(n.stdout).toContain('\tArgument Types\n\t\targs[0]: uint32_t\n');
+  });
+
   test('a program\'s own probes fire with their arguments, and its semaphores are raised', () => {
     for (const prog of ['prog', 'progxx']) {
       const r = dtrace(['-qn', `
