@@ -7,7 +7,7 @@
 //   dtrace -qn 'profile-997 /pid == $target/ { @[ustack()] = count(); }' -c ./prog | dtrace-flamegraph > prog.svg
 //   dtrace-flamegraph [--folded] [--title TEXT] [--width PIXELS] [FILE]
 
-import { Chalk } from 'chalk';
+import { Chalk, supportsColorStderr } from 'chalk';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { readFileSync } from 'node:fs';
 
@@ -144,9 +144,18 @@ export function flameGraph(folded: Map<string, number>, opts: FlameGraphOptions 
   ].join('\n');
 }
 
+/**
+ * Colour for diagnostics only at a terminal: FORCE_COLOR forces it (chalk's reading of it and of
+ * the terminal), else NO_COLOR (no-color.org) turns it off.
+ */
+function stderrColourLevel(): 0 | 1 | 2 | 3 {
+  if (process.env.FORCE_COLOR === undefined && (process.env.NO_COLOR ?? '') !== '') return 0;
+  return supportsColorStderr ? supportsColorStderr.level : 0;
+}
+
 /** Our own command, not DTrace's: GNU-style options through commander, errors in red at a terminal. */
 function parseArguments(argv: string[]): { folded: boolean; title?: string; width?: number; file?: string } | number {
-  const red = new Chalk({ level: process.stderr.isTTY ? 1 : 0 }).red;
+  const red = new Chalk({ level: stderrColourLevel() }).red;
   const command = new Command('dtrace-flamegraph')
     .description('a dtrace stack aggregation (stack() or ustack() keys) as a flame graph in SVG, or as folded stacks')
     .argument('[file]', "dtrace's output (default: standard input)")

@@ -113,4 +113,16 @@ document.getElementById('graph').addEventListener('load', function () {
     expect(bad.status).toBe(2);
     expect(bad.stderr).toBe("error: option '--width <pixels>' argument 'abc' is invalid. a positive number of pixels is needed.\n");
   });
+
+  test('diagnostics in colour only at a terminal (chalk): FORCE_COLOR forces it, NO_COLOR stops it', () => {
+    const red = '\x1b[31merror: option';
+    const fg = `"${process.execPath}" "${path.join(ROOT, 'bin/dtrace-flamegraph')}" --width abc`;
+    const piped = (env: Record<string, string>) => spawnSync('sh', ['-c', fg], { encoding: 'utf8', env: { PATH: process.env.PATH!, ...env } }).stderr;
+    // At a terminal: script(1) gives the command one.
+    const atTerminal = (env: string) => spawnSync('script', ['-qec', `${env} ${fg}`, '/dev/null'], { encoding: 'utf8', env: { PATH: process.env.PATH!, TERM: 'xterm' } }).stdout;
+    expect(piped({})).toMatch(/^error: option/);
+    expect(piped({ FORCE_COLOR: '1' })).toMatch(/^\x1b\[31merror: option/);
+    expect(atTerminal('')).toContain(red);
+    expect(atTerminal('NO_COLOR=1')).toMatch(/^error: option/);
+  });
 });
