@@ -86,7 +86,8 @@ const LAST_FIELD: Record<string, number> = { P: 0, m: 1, f: 2, n: 3, i: 3 };
  * instance may come first, and a number alone is a probe id.
  */
 export function parseProbeSpecifier(s: ListSpec): ParsedSpecifier[] | { error: string } {
-  const cut = s.text.search(/[/{;]/);
+  // A clause's predicate or body ends -n's description; -m's may be a binary's path (USDT).
+  const cut = s.text.search(s.kind === 'm' ? /[{;]/ : /[/{;]/);
   const text = cut < 0 ? s.text : s.text.slice(0, cut);
   const last = LAST_FIELD[s.kind];
   if (last === undefined) return { error: `-${s.kind} is not a probe specifier option` };
@@ -139,10 +140,11 @@ export function listProbes(registry: ProbeRegistry, specs: ListSpec[] = [], verb
   let text = listHeader();
   let stderr = '';
   let shown = 0;
-  const show = (probes: Probe[]) => {
+  const show = (probes: Probe[], ofBinary = false) => {
     for (const p of probes) {
-      // A probe of every process of a binary is listed as each running process's provider has it.
-      if (p.perProcess) {
+      // A probe of every process of a binary is listed as each running process's provider has it;
+      // asked for by the binary's path, as the binary has it (the provider without a pid).
+      if (p.perProcess && !ofBinary) {
         for (const pid of p.perProcess.processes()) {
           show(registry.match({ provider: `${p.provider}${pid}`, module: p.module, function: p.func, name: p.name }));
         }
@@ -162,7 +164,7 @@ export function listProbes(registry: ProbeRegistry, specs: ListSpec[] = [], verb
     }
     const probes = registry.match({ ...d.spec, instance: d.instance });
     const before = shown;
-    show(probes);
+    show(probes, d.spec.module.startsWith('/'));
     if (shown === before) {
       const { provider, module, function: fn, name } = d.spec;
       stderr += `dtrace: failed to match ${provider}:${module}:${fn}:${name}: No probe matches description\n`;

@@ -206,9 +206,10 @@ export interface Provider {
   /**
    * For providers whose probes carry a per-process provider name (pid1234, python1234): does this
    * provider name (from a description, or a probe's own) belong to this provider? Without it, the
-   * registry compares names with the provider's `name`.
+   * registry compares names with the provider's `name`. `module`: the description's module field,
+   * for a provider that a module alone can name (USDT: a binary's path).
    */
-  ownsProviderName?(providerName: string): boolean;
+  ownsProviderName?(providerName: string, module?: string): boolean;
   /**
    * False when the provider certainly has no probe of this name, known without listing: a
    * description naming only a probe (BEGIN, tick-1s) then lists no provider after the last that

@@ -137,7 +137,7 @@ export class ProbeRegistry {
     const resolved = new Set<Probe>();
     for (const provider of this.providers) {
       const asked = provider.ownsProviderName
-        ? provider.ownsProviderName(spec.provider)
+        ? provider.ownsProviderName(spec.provider, spec.module)
         : matchField(spec.provider, provider.name);
       if (!provider.provide || !asked) continue;
       for (const probe of provider.provide(spec)) {

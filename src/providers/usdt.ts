@@ -98,12 +98,13 @@ export class UsdtProvider implements Provider {
   /**
    * NAME<digits> except pid<digits> (one process's provider); a glob (postgresql*); and a bare
    * name some program or library on the system provides (postgresql): those two name the
-   * provider in every process of the binaries that have it.
+   * provider in every process of the binaries that have it. With a module that is a path (`-l -m
+   * /usr/lib/postgresql/15/bin/postgres`), any provider of that file, running or not.
    */
-  ownsProviderName(providerName: string): boolean {
+  ownsProviderName(providerName: string, module?: string): boolean {
     const p = splitProviderName(providerName);
     if (p !== null) return p.provider !== 'pid';
-    if (isGlob(providerName)) return true;
+    if (isGlob(providerName) || (module?.startsWith('/') && (providerName === '' || /^[A-Za-z_]\w*$/.test(providerName)))) return true;
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(providerName) || this.reserved.has(providerName) || providerName === 'pid') return false;
     return sdtObjects().some((path) => readNotes(path).some((n) => n.provider === providerName));
   }
@@ -201,8 +202,9 @@ function readNotes(path: string): SdtNote[] {
  */
 function binaryProbes(spec: ProbeSpec): Probe[] {
   const byKey = new Map<string, Probe>();
-  const moduleGlob = spec.module === '' ? '*' : spec.module;
-  for (const path of sdtObjects()) {
+  const byPath = spec.module.startsWith('/');
+  const moduleGlob = spec.module === '' || byPath ? '*' : spec.module;
+  for (const path of byPath ? objectAt(spec.module) : sdtObjects()) {
     const module = basename(path);
     if (!matchField(moduleGlob, module)) continue;
     let elf: ElfFile;
@@ -224,6 +226,16 @@ function binaryProbes(spec: ProbeSpec): Probe[] {
     }
   }
   return [...byKey.values()];
+}
+
+/** The object at a path the user gave, by its real path, when it has SDT notes. */
+function objectAt(file: string): string[] {
+  try {
+    const path = realpathSync(file);
+    return hasSdtNotes(path) ? [path] : [];
+  } catch {
+    return [];
+  }
 }
 
 /** The running processes (dtrace aside) that have a file mapped. */

@@ -202,6 +202,14 @@ int main(void) {
     } finally {
       child.kill();
     }
+    // No process: -m with the binary's path lists its probes, provider without a pid.
+    const b = dtrace(['-l', '-m', file('prog')]);
+    expect(b.status, b.stderr).toBe(0);
+    expect(b.stdout.trimEnd().split('\n').slice(1).map((x) => x.trim().split(/\s+/).slice(1).join(' ')).sort()).toEqual(
+      ['myapp prog main done', 'myapp prog main request-start', 'myapp prog main wide']);
+    expect(dtrace(['-l', '-m', `myapp:${file('prog')}`]).stdout.trimEnd().split('\n').length).toBe(4);
+    const none = dtrace(['-l', '-m', `other:${file('prog')}`]);
+    expect(none.stderr).toBe(`dtrace: failed to match other:${file('prog')}::: No probe matches description\n`);
   });
 
   test('uprobe-multi links put one program on many uprobes of a process at once', async (ctx) => {
