@@ -7,6 +7,7 @@ import { type Probe, type ProbeSpec } from './provider.js';
 import { DEPENDENCY_CLASS, STABILITY, type Attribute, type ProviderAttributes } from '../abi/stability.js';
 import { isGlob } from './glob.js';
 import type { ProbeRegistry } from './registry.js';
+import { runningUsdtProviders } from './usdt.js';
 
 function padLeft(s: string, width: number): string {
   return s.length >= width ? s : ' '.repeat(width - s.length) + s;
@@ -154,7 +155,12 @@ export function listProbes(registry: ProbeRegistry, specs: ListSpec[] = [], verb
       shown++;
     }
   };
-  if (specs.length === 0) show(registry.all());
+  if (specs.length === 0) {
+    show(registry.all());
+    // Then the USDT providers of running processes, as DTrace lists those its helpers registered:
+    // made now, so they take ids after every other probe.
+    for (const provider of runningUsdtProviders()) show(registry.match({ provider, module: '', function: '', name: '' }));
+  }
   for (const d of parsed) {
     if ('id' in d) {
       const probe = registry.byId(d.id);

@@ -228,6 +228,34 @@ function binaryProbes(spec: ProbeSpec): Probe[] {
   return [...byKey.values()];
 }
 
+/**
+ * The USDT providers of the running processes (dtrace aside), each with its pid (python1234), in
+ * pid order: what a plain `dtrace -l` lists after the kernel's probes.
+ */
+export function runningUsdtProviders(): string[] {
+  const out: string[] = [];
+  const providersOf = new Map<string, string[]>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d) || Number(d) === process.pid) continue;
+    let maps = '';
+    try {
+      maps = readFileSync(`/proc/${d}/maps`, 'utf8');
+    } catch {
+      continue; // exited
+    }
+    const names = new Set<string>();
+    for (const m of maps.matchAll(/^\S+\s+\S+\s+\S+\s+\S+\s+[1-9]\d*\s+(\/.*)$/gm)) {
+      const path = m[1];
+      if (path.endsWith(' (deleted)')) continue;
+      let provs = providersOf.get(path);
+      if (!provs) providersOf.set(path, (provs = hasSdtNotes(path) ? [...new Set(readNotes(path).map((n) => n.provider))] : []));
+      for (const p of provs) if (p !== 'pid') names.add(p);
+    }
+    for (const p of [...names].sort()) out.push(`${p}${d}`);
+  }
+  return out.sort((a, b) => Number(/\d+$/.exec(a)![0]) - Number(/\d+$/.exec(b)![0]) || (a < b ? -1 : 1));
+}
+
 /** The object at a path the user gave, by its real path, when it has SDT notes. */
 function objectAt(file: string): string[] {
   try {

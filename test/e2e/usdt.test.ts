@@ -199,6 +199,14 @@ int main(void) {
       expect(p.status, p.stderr).toBe(0);
       expect(p.stdout).toMatch(new RegExp(`^ +\\d+ +myapp${child.pid} +prog +main +request-start$`, 'm'));
       expect(p.stdout.trimEnd().split('\n').length).toBe(4);
+      // Plain -l lists it too, after every other probe (its ids are made last).
+      const all = dtrace(['-l']);
+      expect(all.status, all.stderr).toBe(0);
+      const rows = all.stdout.trimEnd().split('\n').slice(1).map((x) => x.trim().split(/\s+/));
+      const mine = rows.filter((r) => r[1] === `myapp${child.pid}`);
+      expect(mine.map((r) => r[4]).sort()).toEqual(['done', 'request-start', 'wide']);
+      const kernelIds = rows.filter((r) => r[1] === 'syscall' || r[1] === 'sdt').map((r) => Number(r[0]));
+      expect(Math.min(...mine.map((r) => Number(r[0])))).toBeGreaterThan(Math.max(...kernelIds));
     } finally {
       child.kill();
     }
