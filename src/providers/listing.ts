@@ -87,8 +87,10 @@ const LAST_FIELD: Record<string, number> = { P: 0, m: 1, f: 2, n: 3, i: 3 };
  * instance may come first, and a number alone is a probe id.
  */
 export function parseProbeSpecifier(s: ListSpec): ParsedSpecifier[] | { error: string } {
-  // A clause's predicate or body ends -n's description; -m's may be a binary's path (USDT).
-  const cut = s.text.search(s.kind === 'm' ? /[{;]/ : /[/{;]/);
+  // A clause's predicate or body ends the description (`-m 'unix/probefunc == "x"/'`), but a -m
+  // module that starts with '/' is a binary's path (USDT: `-m /usr/bin/x`, `-m 'python:/usr/bin/x'`).
+  const path = s.kind === 'm' && /^(?:[^:/{;]*:)?\//.test(s.text);
+  const cut = s.text.search(path ? /[{;]/ : /[/{;]/);
   const text = cut < 0 ? s.text : s.text.slice(0, cut);
   const last = LAST_FIELD[s.kind];
   if (last === undefined) return { error: `-${s.kind} is not a probe specifier option` };

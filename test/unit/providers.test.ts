@@ -344,6 +344,10 @@ describe('dtrace -l listing', () => {
     expect(d('f', 'vmlinux:read')).toEqual([four('', 'vmlinux', 'read', '')]);
     expect(d('m', 'syscall:vmlinux')).toEqual([four('syscall', 'vmlinux', '', '')]);
     expect(d('P', 'profile')).toEqual([four('profile', '', '', '')]);
+    // -m's predicate ends its module; a -m starting with '/' is a binary's path.
+    expect(d('m', 'unix/probefunc == "preempt"/{ trace(1); }')).toEqual([four('', 'unix', '', '')]);
+    expect(d('m', '/usr/lib/postgresql/15/bin/postgres')).toEqual([four('', '/usr/lib/postgresql/15/bin/postgres', '', '')]);
+    expect(d('m', 'postgresql:/usr/bin/x')).toEqual([four('postgresql', '/usr/bin/x', '', '')]);
     expect(d('n', 'a::b:c, d:e { trace(1); }')).toEqual([four('a', '', 'b', 'c'), four('', '', 'd', 'e')]);
     expect(d('n', 'syscall::read:entry /pid == 1/')).toEqual([four('syscall', '', 'read', 'entry')]);
     expect(d('n', 'web1:syscall::read:entry')).toEqual([
