@@ -331,7 +331,7 @@ function resolveDescription(p: A.ProbeDescription, kind: SourceKind, macros: Map
 /** A probe id (-i 42, or a description that is only a number) names exactly one probe. */
 function describeId(p: A.ProbeDescription, registry: ProbeRegistry): ProbeDescription {
   const probe = registry.byId(p.id!);
-  if (!probe) throw new DtraceError('D_PDESC_INVAL', `invalid probe identifier ${p.id}`, { line: p.line });
+  if (!probe) throw new DtraceError('D_PDESC_INVAL', `invalid probe identifier ${p.id}: Unknown probe identifier`, { line: p.line });
   return { instance: 'host', provider: probe.provider, module: probe.module, function: probe.func, name: probe.name, id: probe.id };
 }
 

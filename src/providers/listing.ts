@@ -166,7 +166,7 @@ export function listProbes(registry: ProbeRegistry, specs: ListSpec[] = [], verb
   for (const d of parsed) {
     if ('id' in d) {
       const probe = registry.byId(d.id);
-      if (!probe) return { error: `invalid probe specifier ${d.id}: invalid probe identifier ${d.id}` };
+      if (!probe) return { error: `invalid probe specifier ${d.id}: invalid probe identifier ${d.id}: Unknown probe identifier` };
       show([probe]);
       continue;
     }

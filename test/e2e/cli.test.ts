@@ -473,7 +473,7 @@ describe.skipIf(skip)(`on the kernel${skip ? ` (skipped: ${skip})` : ''}`, () =>
   test('-i enables a probe by its id', () => {
     expect(dtrace(['-qi', '1 { printf("begin\\n"); exit(0); }']).stdout).toBe('begin\n\n');
     const bad = dtrace(['-i', '99999']);
-    expect(bad.stderr).toBe('dtrace: invalid probe specifier 99999: invalid probe identifier 99999\n');
+    expect(bad.stderr).toBe('dtrace: invalid probe specifier 99999: invalid probe identifier 99999: Unknown probe identifier\n');
     expect(bad.status).toBe(1);
   });
 

@@ -329,7 +329,7 @@ describe('dtrace -l listing', () => {
       error: 'invalid probe specifier a:b: invalid probe description "a:b": Overspecified probe description',
     });
     expect(listProbes(registry, [{ kind: 'i', text: '999999' }])).toEqual({
-      error: 'invalid probe specifier 999999: invalid probe identifier 999999',
+      error: 'invalid probe specifier 999999: invalid probe identifier 999999: Unknown probe identifier',
     });
   });
 
