@@ -32,12 +32,14 @@ import { type LoadAttempt, explainRejection, sabotageForTest } from './rejection
 import { SpeculationMaps, usesSpeculations } from './speculation.js';
 import { cpuinfoTable, usesCpuinfo } from './cpuinfo.js';
 import { DeviceError } from './device-error.js';
+import type { DeviceDebug } from './debug.js';
 import {
   type GlobalsLayout, type MemoryLayout, type ProbeMatch, type ProbeStrings, assignEpids, layoutGlobals, layoutMemory,
   layoutRecords, layoutStrings, matchProbes, programDifos,
 } from './layout.js';
 
 export { DeviceError };
+export type { DeviceDebug };
 
 const PERF_TYPE_SOFTWARE = 1;
 const PERF_TYPE_TRACEPOINT = 2;
@@ -70,20 +72,6 @@ interface TracingOptions {
 export interface LinuxDeviceOptions {
   verbose: boolean; // the verifier's log on errors (-v, -x debug, -x bpflog)
   debug?: DeviceDebug;
-}
-
-/** Developers' switches: dtrace(1) sets them from DTRACE_DEBUG_BPF, DTRACE_BPF_NOOPT, DTRACE_BPF_STATS, DTRACE_TEST_REJECT_CLAUSE and DTRACE_TEST_VANISH. */
-export interface DeviceDebug {
-  /** Print each BPF program as it is translated. */
-  printPrograms?: boolean;
-  /** No register allocation, fused comparisons or peephole passes. */
-  noOptimize?: boolean;
-  /** Print each program's size and the verifier's processed-instruction count. */
-  stats?: boolean;
-  /** Make clause N's program unverifiable (tests of the rejection message). */
-  rejectClause?: number;
-  /** Treat tracepoint GROUP/EVENT as removed by another tool after matching (tests of the message). */
-  vanish?: string;
 }
 
 /**
