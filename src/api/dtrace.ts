@@ -13,7 +13,7 @@ import type { CpuBuffer, EnableResult, EnabledProbe, ProbeInfo, RecordDescriptio
 import { FAULT_EPID, RECORD_HEADER_SIZE } from '../abi/records.js';
 import { probeRegistry, type ProbeRegistry } from '../providers/registry.js';
 import { parseProbeSpecifier } from '../providers/listing.js';
-import { OptionError, parseOptionValue, isSet } from '../options.js';
+import { OptionError, numericOption, parseOptionValue, isSet } from '../options.js';
 import { Aggregations, aggSortOptions, type AggTable } from '../consumer/aggregations.js';
 import { walkActions } from '../consumer/walk.js';
 import { aggScalarValue, distributionRows } from '../consumer/aggprint.js';
@@ -166,7 +166,7 @@ export class DTrace {
     for (const p of this.enabled.probes) this.byEpid.set(p.epid, p);
     configureStacks(options);
     this.symbols = printfSymbols();
-    this.aggs = new Aggregations(device, this.enabled.aggregations, { ...aggSortOptions(options), strsize: Number(options.get('strsize') ?? 256) });
+    this.aggs = new Aggregations(device, this.enabled.aggregations, { ...aggSortOptions(options), strsize: numericOption(options, 'strsize') });
     this.speculations = new Speculations(device);
     try {
       device.go(() => { this.pending.push(...device.drain()); });

@@ -21,7 +21,7 @@ import { configureStacks, formatSymbolicRecord, printfSymbols } from './stacks.j
 import { JsonOutput, parseOformat } from './oformat.js';
 import { TemporalOrder, type TimedRecord } from './temporal.js';
 import { setoptError } from './setopt.js';
-import { OptionError, setOptionWhileTracing } from '../options.js';
+import { OptionError, optionDefault, setOptionWhileTracing } from '../options.js';
 import { BUFDATA_AGGFORMAT, BUFDATA_AGGLAST, BUFDATA_AGGVAL, type BufferedPiece } from './buffered.js';
 
 export interface ConsumerOptions {
@@ -89,7 +89,7 @@ export class Consumer {
     this.speculations = new Speculations(device);
     if (opts.flowindent) this.flow = new FlowIndent();
     this.rawbytes = optionSet(opts.options, 'rawbytes');
-    this.policy = new BufferPolicy(opts.bufpolicy ?? 'switch', opts.bufsize ?? 4 * 1024 * 1024, (r) => this.isEndRecord(r));
+    this.policy = new BufferPolicy(opts.bufpolicy ?? 'switch', opts.bufsize ?? Number(optionDefault('bufsize')), (r) => this.isEndRecord(r));
     this.aggs = new Aggregations(device, enabled.aggregations, { ...aggSortOptions(opts.options), aggzoom: optionSet(opts.options, 'aggzoom'), strsize: opts.strsize, ...printfSymbols() });
     const oformat = parseOformat(opts.options?.get('oformat'));
     if (oformat.format === 'json') this.json = new JsonOutput(opts.out, oformat.pretty);

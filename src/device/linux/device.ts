@@ -16,7 +16,7 @@ import { ProbeRegistry } from '../../providers/registry.js';
 import { VTIME_VALUE_SIZE, type VtimeEnv, vtimeOffsets, vtimeSwitchProgram } from './vtime.js';
 import { eventExists, eventId } from '../../providers/tracefs.js';
 import { BPF_F_TEST_RUN_ON_CPU, native } from '../native.js';
-import { numericOption, optionValue, tracedCpu } from '../../options.js';
+import { numericOption, optionDefault, optionValue, tracedCpu } from '../../options.js';
 import type { AggregationDescription, AggregationEntry, CpuBuffer, Device, EnableResult } from '../device.js';
 import { FLUSH_EPID } from '../../abi/records.js';
 import { ALU, BPF_MAP_TYPE, BPF_PROG_TYPE, BpfAsm, HELPER, R0, R1, R2, R3, R4, R5, R6, R8, R9, FP } from './bpf-asm.js';
@@ -84,7 +84,7 @@ function tracingOptions(options: ReadonlyMap<string, string>): TracingOptions {
     strsize: numericOption(options, 'strsize'),
     // Under fill and ring the consumer keeps bufsize bytes a CPU; the kernel's buffers carry the
     // records to it and must not lose them first.
-    bufsize: optionValue(options, 'bufpolicy') === 'switch' ? bufsize : Math.max(bufsize, numericOption(new Map(), 'bufsize')),
+    bufsize: optionValue(options, 'bufpolicy') === 'switch' ? bufsize : Math.max(bufsize, Number(optionDefault('bufsize'))),
     bufresize: optionValue(options, 'bufresize') === 'manual' ? 'manual' : 'auto',
     // aggsize is bytes; a keyed aggregation's hash map holds entries of about 64 bytes.
     aggsize: Math.max(1024, Math.floor(numericOption(options, 'aggsize') / 64)),
