@@ -304,18 +304,14 @@ function dvalue(v: Value): DValue {
   }
 }
 
-const STACKS = new Map<number, 'stack' | 'ustack' | 'jstack'>([
-  [D.DTRACEACT_STACK, 'stack'], [D.DTRACEACT_USTACK, 'ustack'], [D.DTRACEACT_JSTACK, 'jstack'],
-]);
-const SYMBOLS = new Map<number, 'sym' | 'mod' | 'usym' | 'umod' | 'uaddr'>([
-  [D.DTRACEACT_SYM, 'sym'], [D.DTRACEACT_MOD, 'mod'], [D.DTRACEACT_USYM, 'usym'], [D.DTRACEACT_UMOD, 'umod'], [D.DTRACEACT_UADDR, 'uaddr'],
-]);
+const STACK_ACTIONS = new Set([D.DTRACEACT_STACK, D.DTRACEACT_USTACK, D.DTRACEACT_JSTACK]);
 
+/** A stack or symbol action, named as D names it (dif/constants.ts). */
 function symbolic(action: number, v: Value): ActionRecord {
-  const stack = STACKS.get(action);
-  if (stack) return { action: stack, frames: v.kind === 'bytes' ? v.frames ?? [] : [] };
+  const name = D.DTRACEACT_NAMES.get(action);
+  if (STACK_ACTIONS.has(action)) return { action: name as 'stack' | 'ustack' | 'jstack', frames: v.kind === 'bytes' ? v.frames ?? [] : [] };
   const text = (v.kind === 'string' ? v.value : v.shown ?? '').trim();
-  return { action: SYMBOLS.get(action) ?? 'sym', text };
+  return { action: (name ?? 'sym') as 'sym' | 'mod' | 'usym' | 'umod' | 'uaddr', text };
 }
 
 function aggregation(t: AggTable): Aggregation {

@@ -204,9 +204,8 @@ function frameJson(text: string): Json {
   return f;
 }
 
-const SYMBOL_NAMES: Record<number, string> = {
-  [D.DTRACEACT_MOD]: 'mod', [D.DTRACEACT_USYM]: 'usym', [D.DTRACEACT_UMOD]: 'umod', [D.DTRACEACT_UADDR]: 'uaddr',
-};
+/** The symbol actions whose item is keyed by the action's name (dif/constants.ts); sym() has its parts. */
+const NAMED_SYMBOLS = new Set([D.DTRACEACT_MOD, D.DTRACEACT_USYM, D.DTRACEACT_UMOD, D.DTRACEACT_UADDR]);
 
 /** A stack or symbol record (or aggregation key). */
 function symbolicJson(action: number, v: Value): Json {
@@ -219,7 +218,7 @@ function symbolicJson(action: number, v: Value): Json {
     const m = /^([^`]*)`([^+]*)$/.exec(shown);
     return m ? { sym: shown, object: m[1], name: m[2] } : { sym: shown, offset: shown };
   }
-  return { [SYMBOL_NAMES[action] ?? 'value']: shown };
+  return { [NAMED_SYMBOLS.has(action) ? D.DTRACEACT_NAMES.get(action)! : 'value']: shown };
 }
 
 /** A key of an aggregation entry. */
