@@ -13,15 +13,14 @@ import type { CpuBuffer, EnableResult, EnabledProbe, ProbeInfo, RecordDescriptio
 import { FAULT_EPID, RECORD_HEADER_SIZE } from '../abi/records.js';
 import { probeRegistry, type ProbeRegistry } from '../providers/registry.js';
 import { parseProbeSpecifier } from '../providers/listing.js';
-import { OptionError, parseOptionValue, isSet } from '../options.js';
-import { Aggregations, aggSortOptions, aggregationRecord, printaIds, type AggTable } from '../consumer/aggregations.js';
+import { OptionError, numericOption, parseOptionValue, isSet } from '../options.js';
+import { Aggregations, aggSortOptions, type AggTable } from '../consumer/aggregations.js';
+import { walkActions } from '../consumer/walk.js';
 import { aggScalarValue, distributionRows } from '../consumer/aggprint.js';
-import { decode, printfArgs } from '../consumer/decode.js';
 import { formatPrintf } from '../consumer/printf.js';
-import { formatPrint, isPrintFormat } from '../consumer/print.js';
+import { formatPrint } from '../consumer/print.js';
 import { asSigned, asUnsigned, type Value } from '../consumer/records.js';
-import { configureStacks, isSymbolicAction, printfSymbols, symbolicKey } from '../consumer/stacks.js';
-import { isSetoptRecord, setoptArgs } from '../consumer/setopt.js';
+import { configureStacks, printfSymbols, symbolicKey } from '../consumer/stacks.js';
 import { Speculations } from '../consumer/speculation.js';
 import { faultMessage } from '../consumer/consumer.js';
 import { DESTRUCTIVE_NOT_ALLOWED, usesDestructiveActions } from '../compiler/destructive.js';
@@ -167,7 +166,7 @@ export class DTrace {
     for (const p of this.enabled.probes) this.byEpid.set(p.epid, p);
     configureStacks(options);
     this.symbols = printfSymbols();
-    this.aggs = new Aggregations(device, this.enabled.aggregations, { ...aggSortOptions(options), strsize: Number(options.get('strsize') ?? 256) });
+    this.aggs = new Aggregations(device, this.enabled.aggregations, { ...aggSortOptions(options), strsize: numericOption(options, 'strsize') });
     this.speculations = new Speculations(device);
     try {
       device.go(() => { this.pending.push(...device.drain()); });
@@ -264,69 +263,30 @@ export class DTrace {
     return { type: 'fault', probe: ep ? probeDescription(ep.probe) : null, message: `${faultMessage(code, addr)} in ${where}` };
   }
 
-  /** What each action recorded: the consumer's record walk, with values in place of text. */
+  /** What each action recorded: the consumer's record walk (consumer/walk.ts), with values in place of text. */
   private actions(recs: RecordDescription[], data: Buffer): ActionRecord[] {
     const out: ActionRecord[] = [];
-    let tracememSize = 0;
-    for (let i = 0; i < recs.length; i++) {
-      const r = recs[i];
-      switch (r.action) {
-        case D.DTRACEACT_PRINTF:
-        case D.DTRACEACT_SYSTEM:
-        case D.DTRACEACT_FREOPEN: {
-          let args: Value[];
-          ({ args, last: i } = printfArgs(recs, i, data));
-          const text = formatPrintf(r.format ?? '', args, this.symbols);
-          if (r.action === D.DTRACEACT_SYSTEM) {
-            const run = spawnSync('/bin/sh', ['-c', text], { stdio: ['inherit', 'pipe', 'inherit'] });
-            out.push({ action: 'system', command: text, output: run.stdout?.toString('utf8') ?? '' });
-          } else if (r.action === D.DTRACEACT_PRINTF) {
-            out.push({ action: 'printf', format: r.format ?? '', args: args.map(dvalue), text });
-          }
-          break;
+    walkActions(recs, data, this.aggs!, {
+      printf: (r, args) => {
+        const text = formatPrintf(r.format ?? '', args, this.symbols);
+        if (r.action === D.DTRACEACT_SYSTEM) {
+          const run = spawnSync('/bin/sh', ['-c', text], { stdio: ['inherit', 'pipe', 'inherit'] });
+          out.push({ action: 'system', command: text, output: run.stdout?.toString('utf8') ?? '' });
+        } else if (r.action === D.DTRACEACT_PRINTF) {
+          out.push({ action: 'printf', format: r.format ?? '', args: args.map(dvalue), text });
         }
-        case D.DTRACEACT_DIFEXPR:
-          if (r.size === 0) break;
-          if (isPrintFormat(r.format)) out.push({ action: 'print', text: formatPrint(r.format, data.subarray(r.offset, r.offset + r.size)) });
-          else out.push({ action: 'trace', value: dvalue(decode(r, data)) });
-          break;
-        case D.DTRACEACT_PRINTA: {
-          const { ids, consumed } = printaIds(recs, i, data);
-          out.push({ action: 'printa', format: r.format, aggregations: this.aggs!.tables(ids).map(aggregation) });
-          i += consumed - 1;
-          break;
-        }
-        case D.DTRACEACT_LIBACT:
-          if (isSetoptRecord(r)) {
-            const { option, value, consumed } = setoptArgs(recs, i, data);
-            out.push({ action: 'setopt', option, value });
-            i += consumed - 1;
-            break;
-          }
-          // clear(), trunc(), normalize(), denormalize(): they change the aggregations' state.
-          i += aggregationRecord(this.aggs!, recs, i, data).consumed - 1;
-          break;
-        case D.DTRACEACT_TRACEMEM_DYNSIZE:
-          tracememSize = Number(BigInt.asUintN(64, data.readBigInt64LE(r.offset)));
-          break;
-        case D.DTRACEACT_TRACEMEM: {
-          const n = tracememSize > 0 && tracememSize < r.size ? tracememSize : r.size;
-          out.push({ action: 'tracemem', bytes: Buffer.from(data.subarray(r.offset, r.offset + n)) });
-          tracememSize = 0;
-          break;
-        }
-        case D.DTRACEACT_EXIT: {
-          const v = decode(r, data);
-          const status = v.kind === 'int' ? Number(v.value) : 0;
-          if (this.exitStatus === null) this.exitStatus = status;
-          out.push({ action: 'exit', status });
-          break;
-        }
-        default:
-          if (isSymbolicAction(r.action)) out.push(symbolic(r.action, symbolicKey(r, data)));
-          break;
-      }
-    }
+      },
+      trace: (_r, v) => { out.push({ action: 'trace', value: dvalue(v) }); },
+      print: (r, bytes) => { out.push({ action: 'print', text: formatPrint(r.format!, bytes) }); },
+      printa: (r, ids) => { out.push({ action: 'printa', format: r.format, aggregations: this.aggs!.tables(ids).map(aggregation) }); },
+      setopt: (_r, option, value) => { out.push({ action: 'setopt', option, value }); },
+      tracemem: (_r, bytes) => { out.push({ action: 'tracemem', bytes: Buffer.from(bytes) }); },
+      exit: (_r, status) => {
+        if (this.exitStatus === null) this.exitStatus = status;
+        out.push({ action: 'exit', status });
+      },
+      symbolic: (r, data) => { out.push(symbolic(r.action, symbolicKey(r, data))); },
+    });
     return out;
   }
 }
@@ -344,18 +304,14 @@ function dvalue(v: Value): DValue {
   }
 }
 
-const STACKS = new Map<number, 'stack' | 'ustack' | 'jstack'>([
-  [D.DTRACEACT_STACK, 'stack'], [D.DTRACEACT_USTACK, 'ustack'], [D.DTRACEACT_JSTACK, 'jstack'],
-]);
-const SYMBOLS = new Map<number, 'sym' | 'mod' | 'usym' | 'umod' | 'uaddr'>([
-  [D.DTRACEACT_SYM, 'sym'], [D.DTRACEACT_MOD, 'mod'], [D.DTRACEACT_USYM, 'usym'], [D.DTRACEACT_UMOD, 'umod'], [D.DTRACEACT_UADDR, 'uaddr'],
-]);
+const STACK_ACTIONS = new Set([D.DTRACEACT_STACK, D.DTRACEACT_USTACK, D.DTRACEACT_JSTACK]);
 
+/** A stack or symbol action, named as D names it (dif/constants.ts). */
 function symbolic(action: number, v: Value): ActionRecord {
-  const stack = STACKS.get(action);
-  if (stack) return { action: stack, frames: v.kind === 'bytes' ? v.frames ?? [] : [] };
+  const name = D.DTRACEACT_NAMES.get(action);
+  if (STACK_ACTIONS.has(action)) return { action: name as 'stack' | 'ustack' | 'jstack', frames: v.kind === 'bytes' ? v.frames ?? [] : [] };
   const text = (v.kind === 'string' ? v.value : v.shown ?? '').trim();
-  return { action: SYMBOLS.get(action) ?? 'sym', text };
+  return { action: (name ?? 'sym') as 'sym' | 'mod' | 'usym' | 'umod' | 'uaddr', text };
 }
 
 function aggregation(t: AggTable): Aggregation {

@@ -303,35 +303,29 @@ function zeroData(desc: AggregationDescription): AggData {
 }
 
 /**
- * Carry out the aggregation record at recs[i] (printa or a library action) and return what it
- * prints and how many records it used: printa's consecutive records of one statement name the
- * aggregations to join; trunc and normalize carry their operand in a second record.
+ * Carry out the library action at recs[i] on the aggregations -- clear(), trunc(), normalize(),
+ * denormalize() -- and return how many records it used: trunc and normalize carry their operand
+ * in a second record.
  */
-export function aggregationRecord(
-  aggs: Aggregations, recs: RecordDescription[], i: number, data: Buffer,
-): { text: string; consumed: number; ids?: number[] } {
+export function aggregationAction(aggs: Aggregations, recs: RecordDescription[], i: number, data: Buffer): number {
   const r = recs[i];
   const id = Number(intOf(decode(r, data)));
-  if (r.action === D.DTRACEACT_PRINTA) {
-    const { ids, consumed } = printaIds(recs, i, data);
-    return { text: aggs.printa(ids, r.format), consumed, ids }; // ids: what printa() printed
-  }
   const operand = () => (i + 1 < recs.length && recs[i + 1].action === D.DTRACEACT_LIBACT ? intOf(decode(recs[i + 1], data)) : 0n);
   switch (Number(r.arg)) {
     case D.DT_ACT_CLEAR:
       aggs.clear(id);
-      return { text: '', consumed: 1 };
+      return 1;
     case D.DT_ACT_DENORMALIZE:
       aggs.denormalize(id);
-      return { text: '', consumed: 1 };
+      return 1;
     case D.DT_ACT_NORMALIZE:
       aggs.normalize(id, operand());
-      return { text: '', consumed: 2 };
+      return 2;
     case D.DT_ACT_TRUNC:
       aggs.trunc(id, operand());
-      return { text: '', consumed: 2 };
+      return 2;
     default:
-      return { text: '', consumed: 1 };
+      return 1;
   }
 }
 

@@ -7,20 +7,21 @@ import type {
   RecordDescription,
 } from '../device/device.js';
 import { FAULT_EPID, RECORD_HEADER_SIZE } from '../abi/records.js';
-import { Aggregations, aggSortOptions, aggregationRecord } from './aggregations.js';
+import { Aggregations, aggSortOptions } from './aggregations.js';
+import { type ActionRenderer, walkActions } from './walk.js';
 import { Reopened, runSystem } from './destructive.js';
 import { formatPrintf } from './printf.js';
-import { decode, printfArgs } from './decode.js';
+import { decode } from './decode.js';
 import { Speculations } from './speculation.js';
-import { type Value, formatTraceValue, formatTracemem, probeHeader, recordPrefix } from './records.js';
+import { formatTraceValue, formatTracemem, probeHeader, recordPrefix } from './records.js';
 import { FlowIndent, flowHeading } from './flowindent.js';
-import { formatPrint, isPrintFormat } from './print.js';
+import { formatPrint } from './print.js';
 import { BufferPolicy, type BufferPolicyName } from './bufpolicy.js';
-import { configureStacks, formatSymbolicRecord, isSymbolicAction, printfSymbols } from './stacks.js';
+import { configureStacks, formatSymbolicRecord, printfSymbols } from './stacks.js';
 import { JsonOutput, parseOformat } from './oformat.js';
 import { TemporalOrder, type TimedRecord } from './temporal.js';
-import { isSetoptRecord, setoptArgs, setoptError } from './setopt.js';
-import { OptionError, setOptionWhileTracing } from '../options.js';
+import { setoptError } from './setopt.js';
+import { OptionError, optionDefault, setOptionWhileTracing } from '../options.js';
 import { BUFDATA_AGGFORMAT, BUFDATA_AGGLAST, BUFDATA_AGGVAL, type BufferedPiece } from './buffered.js';
 
 export interface ConsumerOptions {
@@ -88,7 +89,7 @@ export class Consumer {
     this.speculations = new Speculations(device);
     if (opts.flowindent) this.flow = new FlowIndent();
     this.rawbytes = optionSet(opts.options, 'rawbytes');
-    this.policy = new BufferPolicy(opts.bufpolicy ?? 'switch', opts.bufsize ?? 4 * 1024 * 1024, (r) => this.isEndRecord(r));
+    this.policy = new BufferPolicy(opts.bufpolicy ?? 'switch', opts.bufsize ?? Number(optionDefault('bufsize')), (r) => this.isEndRecord(r));
     this.aggs = new Aggregations(device, enabled.aggregations, { ...aggSortOptions(opts.options), aggzoom: optionSet(opts.options, 'aggzoom'), strsize: opts.strsize, ...printfSymbols() });
     const oformat = parseOformat(opts.options?.get('oformat'));
     if (oformat.format === 'json') this.json = new JsonOutput(opts.out, oformat.pretty);
@@ -211,69 +212,42 @@ export class Consumer {
       }
       line = recordPrefix(cpu, ep.probe.id, ep.probe.func, ep.probe.name);
     }
-    const recs = ep.records;
-    let tracememSize = 0;
-    for (let i = 0; i < recs.length; i++) {
-      const r = recs[i];
-      switch (r.action) {
-        case D.DTRACEACT_PRINTF:
-        case D.DTRACEACT_SYSTEM:
-        case D.DTRACEACT_FREOPEN: {
-          let args: Value[];
-          ({ args, last: i } = printfArgs(recs, i, data));
-          const text = formatPrintf(r.format ?? '', args, this.symbols);
-          if (r.action === D.DTRACEACT_SYSTEM) line = runSystem(text, line, this.opts.out, this.reopened.fd, this.opts.flush);
-          else if (r.action === D.DTRACEACT_FREOPEN) line = this.reopened.reopen(text, line);
-          else line += this.piece(text, ep, r);
-          break;
-        }
-        case D.DTRACEACT_DIFEXPR:
-          if (r.size === 0) break; // an expression statement: side effects only
-          if (isPrintFormat(r.format)) {
-            line += this.piece(formatPrint(r.format, data.subarray(r.offset, r.offset + r.size)), ep, r);
-            break;
-          }
-          line += this.piece(formatTraceValue(decode(r, data), { quiet: this.quiet, strsize: this.opts.strsize, rawbytes: this.rawbytes || r.dump }), ep, r);
-          break;
-        case D.DTRACEACT_PRINTA:
-        case D.DTRACEACT_LIBACT: {
-          if (isSetoptRecord(r)) {
-            const { option, value, consumed } = setoptArgs(recs, i, data);
-            this.setopt(ep, option, value);
-            i += consumed - 1;
-            break;
-          }
-          const used = aggregationRecord(this.aggs, recs, i, data);
-          if (!buffered) line += used.text;
-          else if (used.ids && used.text !== '') this.bufferAggregations(used.ids, used.text, r.format !== undefined);
-          i += used.consumed - 1;
-          break;
-        }
-        case D.DTRACEACT_TRACEMEM_DYNSIZE:
-          tracememSize = Number(BigInt.asUintN(64, data.readBigInt64LE(r.offset)));
-          break;
-        case D.DTRACEACT_TRACEMEM: {
-          // The dynamic size, when given, shows fewer of the traced bytes (never more).
-          const n = tracememSize > 0 && tracememSize < r.size ? tracememSize : r.size;
-          line += this.piece(formatTracemem(data.subarray(r.offset, r.offset + n), this.quiet), ep, r);
-          tracememSize = 0;
-          break;
-        }
-        case D.DTRACEACT_EXIT: {
-          // The last exit() consumed gives the status (an END clause's exit() overrides).
-          const v = decode(r, data);
-          this.exitStatus = v.kind === 'int' ? Number(v.value) : 0;
-          break;
-        }
-        default:
-          if (isSymbolicAction(r.action)) line += this.piece(formatSymbolicRecord(r, data), ep, r);
-          break;
-      }
-    }
+    this.ep = ep;
+    this.line = line;
+    walkActions(ep.records, data, this.aggs, this.text);
+    line = this.line;
     if (buffered) return;
     if (!this.quiet) line += '\n';
     this.opts.out(line);
   }
+
+  /** The record being printed (text): its enabled probe and its line so far. */
+  private ep!: EnabledProbe;
+  private line = '';
+
+  /** How the text output renders each action (walk.ts groups the records). */
+  private readonly text: ActionRenderer = {
+    printf: (r, args) => {
+      const text = formatPrintf(r.format ?? '', args, this.symbols);
+      if (r.action === D.DTRACEACT_SYSTEM) this.line = runSystem(text, this.line, this.opts.out, this.reopened.fd, this.opts.flush);
+      else if (r.action === D.DTRACEACT_FREOPEN) this.line = this.reopened.reopen(text, this.line);
+      else this.line += this.piece(text, this.ep, r);
+    },
+    trace: (r, v) => {
+      this.line += this.piece(formatTraceValue(v, { quiet: this.quiet, strsize: this.opts.strsize, rawbytes: this.rawbytes || r.dump }), this.ep, r);
+    },
+    print: (r, bytes) => { this.line += this.piece(formatPrint(r.format!, bytes), this.ep, r); },
+    printa: (r, ids) => {
+      const text = this.aggs.printa(ids, r.format);
+      if (!this.opts.buffered) this.line += text;
+      else if (text !== '') this.bufferAggregations(ids, text, r.format !== undefined);
+    },
+    setopt: (_r, option, value) => this.setopt(this.ep, option, value),
+    tracemem: (r, bytes) => { this.line += this.piece(formatTracemem(bytes, this.quiet), this.ep, r); },
+    // The last exit() consumed gives the status (an END clause's exit() overrides).
+    exit: (_r, status) => { this.exitStatus = status; },
+    symbolic: (r, data) => { this.line += this.piece(formatSymbolicRecord(r, data), this.ep, r); },
+  };
 
   /**
    * One action's output: what the record's line gains, or under -B nothing, the text going to

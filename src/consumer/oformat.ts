@@ -20,10 +20,9 @@ import type { EnabledProbe, RecordDescription } from '../device/device.js';
 import {
   type AggDesc, type AggEntry, aggScalarValue, distributionRows,
 } from './aggprint.js';
-import { type Aggregations, type AggTable, aggregationRecord, printaIds } from './aggregations.js';
-import { isSetoptRecord, setoptArgs } from './setopt.js';
-import { decode, printfArgs } from './decode.js';
-import { formatPrint, isPrintFormat } from './print.js';
+import type { Aggregations, AggTable } from './aggregations.js';
+import { formatPrint } from './print.js';
+import { walkActions } from './walk.js';
 import { formatPrintf, type PrintfOptions } from './printf.js';
 import { asSigned, asUnsigned, type Value } from './records.js';
 import { isSymbolicAction, symbolicKey } from './stacks.js';
@@ -146,60 +145,28 @@ export class JsonOutput {
 /** The "output" list of one record: an item per action, as the text output would show them. */
 export function recordOutput(recs: RecordDescription[], data: Buffer, ctx: RecordContext): Json[] {
   const out: Json[] = [];
-  let tracememSize = 0;
-  for (let i = 0; i < recs.length; i++) {
-    const r = recs[i];
-    switch (r.action) {
-      case D.DTRACEACT_PRINTF:
-      case D.DTRACEACT_SYSTEM: {
-        let args: Value[];
-        ({ args, last: i } = printfArgs(recs, i, data));
-        const text = formatPrintf(r.format ?? '', args, ctx.printf);
-        if (r.action === D.DTRACEACT_SYSTEM) {
-          // The command's output becomes part of the document rather than breaking it.
-          const run = spawnSync('/bin/sh', ['-c', text], { stdio: ['inherit', 'pipe', 'inherit'] });
-          out.push({ system: text, output: run.stdout?.toString('utf8') ?? '' });
-          break;
-        }
-        out.push({ message: text });
-        if (args.length === 0) out.push({ value: 0 });
-        for (const a of args) out.push({ value: valueJson(a) });
-        break;
+  walkActions(recs, data, ctx.aggs, {
+    printf: (r, args) => {
+      const text = formatPrintf(r.format ?? '', args, ctx.printf);
+      if (r.action === D.DTRACEACT_SYSTEM) {
+        // The command's output becomes part of the document rather than breaking it.
+        const run = spawnSync('/bin/sh', ['-c', text], { stdio: ['inherit', 'pipe', 'inherit'] });
+        out.push({ system: text, output: run.stdout?.toString('utf8') ?? '' });
+        return;
       }
-      case D.DTRACEACT_DIFEXPR:
-        if (r.size === 0) break;
-        if (isPrintFormat(r.format)) out.push({ print: formatPrint(r.format, data.subarray(r.offset, r.offset + r.size)) });
-        else out.push({ value: valueJson(decode(r, data)) });
-        break;
-      case D.DTRACEACT_PRINTA: {
-        const { ids, consumed } = printaIds(recs, i, data);
-        for (const t of ctx.aggs.tables(ids)) out.push(aggregationJson(t));
-        i += consumed - 1;
-        break;
-      }
-      case D.DTRACEACT_LIBACT:
-        if (isSetoptRecord(r)) {
-          const { option, value, consumed } = setoptArgs(recs, i, data);
-          ctx.setopt?.(option, value);
-          i += consumed - 1;
-          break;
-        }
-        i += aggregationRecord(ctx.aggs, recs, i, data).consumed - 1;
-        break;
-      case D.DTRACEACT_TRACEMEM_DYNSIZE:
-        tracememSize = Number(BigInt.asUintN(64, data.readBigInt64LE(r.offset)));
-        break;
-      case D.DTRACEACT_TRACEMEM: {
-        const n = tracememSize > 0 && tracememSize < r.size ? tracememSize : r.size;
-        out.push({ tracemem: data.subarray(r.offset, r.offset + n).toString('hex') });
-        tracememSize = 0;
-        break;
-      }
-      default:
-        if (isSymbolicAction(r.action)) out.push(symbolicJson(r.action, symbolicKey(r, data)));
-        break;
-    }
-  }
+      if (r.action !== D.DTRACEACT_PRINTF) return; // freopen(): the document stays where it is
+      out.push({ message: text });
+      if (args.length === 0) out.push({ value: 0 });
+      for (const a of args) out.push({ value: valueJson(a) });
+    },
+    trace: (_r, v) => { out.push({ value: valueJson(v) }); },
+    print: (r, bytes) => { out.push({ print: formatPrint(r.format!, bytes) }); },
+    printa: (_r, ids) => { for (const t of ctx.aggs.tables(ids)) out.push(aggregationJson(t)); },
+    setopt: (_r, option, value) => ctx.setopt?.(option, value),
+    tracemem: (_r, bytes) => { out.push({ tracemem: bytes.toString('hex') }); },
+    exit: () => {}, // the consumer takes the status (Consumer.noteExit)
+    symbolic: (r, data) => { out.push(symbolicJson(r.action, symbolicKey(r, data))); },
+  });
   return out;
 }
 
@@ -237,9 +204,8 @@ function frameJson(text: string): Json {
   return f;
 }
 
-const SYMBOL_NAMES: Record<number, string> = {
-  [D.DTRACEACT_MOD]: 'mod', [D.DTRACEACT_USYM]: 'usym', [D.DTRACEACT_UMOD]: 'umod', [D.DTRACEACT_UADDR]: 'uaddr',
-};
+/** The symbol actions whose item is keyed by the action's name (dif/constants.ts); sym() has its parts. */
+const NAMED_SYMBOLS = new Set([D.DTRACEACT_MOD, D.DTRACEACT_USYM, D.DTRACEACT_UMOD, D.DTRACEACT_UADDR]);
 
 /** A stack or symbol record (or aggregation key). */
 function symbolicJson(action: number, v: Value): Json {
@@ -252,7 +218,7 @@ function symbolicJson(action: number, v: Value): Json {
     const m = /^([^`]*)`([^+]*)$/.exec(shown);
     return m ? { sym: shown, object: m[1], name: m[2] } : { sym: shown, offset: shown };
   }
-  return { [SYMBOL_NAMES[action] ?? 'value']: shown };
+  return { [NAMED_SYMBOLS.has(action) ? D.DTRACEACT_NAMES.get(action)! : 'value']: shown };
 }
 
 /** A key of an aggregation entry. */

@@ -1,53 +1,51 @@
 // The Linux device: DOF in, eBPF programs attached to the real kernel, records out.
 //
-// enable() decodes the DOF, matches each ECB description against the provider registry, lays out
-// records (as DTrace's kernel does in dtrace_ecb_resize), creates the maps, translates each probe's
-// ECBs into one BPF program and loads it. go() fires BEGIN, then attaches the rest; stop() detaches
+// enable() decodes the DOF and runs its steps: match the probes, lay out records, strings,
+// globals and scratch memory (layout.ts), create the maps, number the ECBs, translate each
+// probe's ECBs into one BPF program and load it. go() attaches them (leaving out vanished
+// tracepoints and refused uprobe sites), fires BEGIN and makes tracing active; stop() detaches
 // everything, then fires END. Every kernel object is an fd owned by this process, so nothing
 // outlives it, even under SIGKILL.
 
 import { readFileSync } from 'node:fs';
 import * as D from '../../dif/constants.js';
 import { readDof } from '../../dof/reader.js';
-import type { ActionDescription, Program } from '../../dof/program.js';
-import type { Difo } from '../../dif/difo.js';
+import type { Program } from '../../dof/program.js';
 import type { Probe } from '../../providers/provider.js';
 import { ProbeRegistry } from '../../providers/registry.js';
 import { VTIME_VALUE_SIZE, type VtimeEnv, vtimeOffsets, vtimeSwitchProgram } from './vtime.js';
 import { eventExists, eventId } from '../../providers/tracefs.js';
 import { BPF_F_TEST_RUN_ON_CPU, native } from '../native.js';
-import { numericOption, optionValue, tracedCpu } from '../../options.js';
-import type {
-  AggregationDescription, AggregationEntry, CpuBuffer, Device, EnableResult, EnabledProbe,
-  RecordDescription,
-} from '../device.js';
-import { FLUSH_EPID, RECORD_HEADER_SIZE } from '../../abi/records.js';
+import { numericOption, optionDefault, optionValue, tracedCpu } from '../../options.js';
+import type { AggregationDescription, AggregationEntry, CpuBuffer, Device, EnableResult } from '../device.js';
+import { FLUSH_EPID } from '../../abi/records.js';
 import { ALU, BPF_MAP_TYPE, BPF_PROG_TYPE, BpfAsm, HELPER, R0, R1, R2, R3, R4, R5, R6, R8, R9, FP } from './bpf-asm.js';
-import { allocaSites, poolSlots, slotSize } from './tstrings.js';
-import { type ArgMem, emitGuard, emitTracepointArg, guardsOf } from './tracepoint-args.js';
-import {
-  type AggregationMap, type EcbPlan, type GlobalVar, type MemLayout, ProbeTranslator, TranslateError, isAggregation,
-  isBareVariable, roundUp,
-} from './translate.js';
+import { emitGuard, emitTracepointArg, guardsOf } from './tracepoint-args.js';
+import { type AggregationMap, type EcbPlan, type MemLayout, ProbeTranslator, type TranslateEnv, TranslateError, roundUp } from './translate.js';
 import { taskFields, taskOffsets } from './kernel-types.js';
-import { planVariables } from './variables.js';
-import { aggInitialValue, aggIsKeyed, aggValueSize, isAggIncrement } from './aggregate.js';
+import { aggInitialValue, aggIsKeyed } from './aggregate.js';
 import { UprobeSharing, type UprobeGroup } from './uprobe-share.js';
-import { isGlob } from '../../providers/glob.js';
 import { attachUprobeMulti, attachUprobeMultiSkipping, BPF_TRACE_UPROBE_MULTI, emitPidFilter, emitUserArg, isUserArg, loadNopProgram, uprobeEvents, uprobeFailure, uprobeMultiSupported } from './uprobe.js';
-import { DispatchPlan, sharedInfoWords } from './dispatch.js';
-import { ERROR_AREA_SIZE, findErrorProbe, isErrorProbe } from './error-probe.js';
+import { DispatchPlan } from './dispatch.js';
+import { findErrorProbe, isErrorProbe } from './error-probe.js';
 import { type LoadAttempt, explainRejection, sabotageForTest } from './rejection.js';
 import { SpeculationMaps, usesSpeculations } from './speculation.js';
-import { STACK_DEPTH_FRAMES, stackRecord } from './stack.js';
 import { cpuinfoTable, usesCpuinfo } from './cpuinfo.js';
+import { DeviceError } from './device-error.js';
+import type { DeviceDebug } from './debug.js';
+import {
+  type GlobalsLayout, type MemoryLayout, type ProbeMatch, type ProbeStrings, assignEpids, layoutGlobals, layoutMemory,
+  layoutRecords, layoutStrings, matchProbes, programDifos,
+} from './layout.js';
+
+export { DeviceError };
+export type { DeviceDebug };
 
 const PERF_TYPE_SOFTWARE = 1;
 const PERF_TYPE_TRACEPOINT = 2;
 const PERF_COUNT_SW_CPU_CLOCK = 0;
 const PERF_COUNT_SW_BPF_OUTPUT = 10;
 const PERF_SAMPLE_RAW = 1 << 10;
-const PERCPU_VALUE_MAX = 32768;
 // The tracing activity word's values (the translator's prologue runs a probe only when ACTIVE).
 const ACTIVITY_ACTIVE = 0;
 const ACTIVITY_WARMUP = 2; // 1 is DRAINING, set by exit()
@@ -76,20 +74,6 @@ export interface LinuxDeviceOptions {
   debug?: DeviceDebug;
 }
 
-/** Developers' switches: dtrace(1) sets them from DTRACE_DEBUG_BPF, DTRACE_BPF_NOOPT, DTRACE_BPF_STATS, DTRACE_TEST_REJECT_CLAUSE and DTRACE_TEST_VANISH. */
-export interface DeviceDebug {
-  /** Print each BPF program as it is translated. */
-  printPrograms?: boolean;
-  /** No register allocation, fused comparisons or peephole passes. */
-  noOptimize?: boolean;
-  /** Print each program's size and the verifier's processed-instruction count. */
-  stats?: boolean;
-  /** Make clause N's program unverifiable (tests of the rejection message). */
-  rejectClause?: number;
-  /** Treat tracepoint GROUP/EVENT as removed by another tool after matching (tests of the message). */
-  vanish?: string;
-}
-
 /**
  * The tracing options of a program, as its DOF carries them (-x and pragmas alike), with DTrace's
  * defaults from src/options.ts.
@@ -100,7 +84,7 @@ function tracingOptions(options: ReadonlyMap<string, string>): TracingOptions {
     strsize: numericOption(options, 'strsize'),
     // Under fill and ring the consumer keeps bufsize bytes a CPU; the kernel's buffers carry the
     // records to it and must not lose them first.
-    bufsize: optionValue(options, 'bufpolicy') === 'switch' ? bufsize : Math.max(bufsize, numericOption(new Map(), 'bufsize')),
+    bufsize: optionValue(options, 'bufpolicy') === 'switch' ? bufsize : Math.max(bufsize, Number(optionDefault('bufsize'))),
     bufresize: optionValue(options, 'bufresize') === 'manual' ? 'manual' : 'auto',
     // aggsize is bytes; a keyed aggregation's hash map holds entries of about 64 bytes.
     aggsize: Math.max(1024, Math.floor(numericOption(options, 'aggsize') / 64)),
@@ -110,12 +94,6 @@ function tracingOptions(options: ReadonlyMap<string, string>): TracingOptions {
     scratchsize: options.has('scratchsize') ? numericOption(options, 'scratchsize') : undefined,
     cpu: tracedCpu(options),
   };
-}
-
-export class DeviceError extends Error {
-  constructor(message: string, readonly log?: string) {
-    super(message);
-  }
 }
 
 function cpuList(file: string): number[] {
@@ -180,148 +158,102 @@ export class LinuxDevice implements Device {
 
   constructor(private registry: ProbeRegistry, private settings: LinuxDeviceOptions) {}
 
+  /**
+   * Enabling, in steps: match the probes, lay out records, strings, globals and scratch memory
+   * (layout.ts), create the maps, number the ECBs, then translate and load each probe's program.
+   * go() attaches them.
+   */
   enable(dof: Buffer): EnableResult {
     const program = readDof(dof);
     this.opts = tracingOptions(program.options);
     const { strsize } = this.opts;
-    // Match every ECB description.
-    const matched: number[] = [];
-    const byProbe = new Map<number, { probe: Probe; ecbs: number[] }>();
-    program.ecbs.forEach((ecb, i) => {
-      const probes = this.registry.match(ecb.probe);
-      matched.push(probes.length);
-      // A probe a description names exactly must be placed; one a glob matched may be left out.
-      const d = ecb.probe;
-      if (d.function !== '' && d.name !== '' && !isGlob(d.function) && !isGlob(d.name)) for (const p of probes) this.exact.add(p.id);
-      for (const p of probes) {
-        let e = byProbe.get(p.id);
-        if (!e) byProbe.set(p.id, (e = { probe: p, ecbs: [] }));
-        e.ecbs.push(i);
-      }
-    });
+    const match = matchProbes(this.registry, program);
+    this.exact = match.exact;
+    const enabled = [...match.byProbe.values()].map((e) => e.probe);
+    const records = layoutRecords(program, strsize);
+    const strings = layoutStrings(program, enabled);
+    const globals = layoutGlobals(program, strsize);
+    const memory = layoutMemory(program, records, enabled, this.opts);
+    const maps = this.createMaps(program, records.aggregations, strings.bytes, globals, memory);
+    const { probes, plans } = assignEpids(program, match.byProbe, records.ecbs);
+    const env: ProgramEnv = {
+      ...maps, mem: memory.mem, strsize, difoStrtab: strings.difoStrtab, globals: globals.vars, writableGlobals: globals.writable,
+      activityOffset: 0, aggDropsFd: this.aggDropsFd,
+      task: needsTask(program) ? taskOffsets() : null,
+      walltimeOffsetNs: BigInt(Date.now()) * 1_000_000n - process.hrtime.bigint(),
+      spec: this.spec?.env, errorProbe: findErrorProbe(enabled, plans, strings.probeStrings), cpu: this.opts.cpu, debug: this.settings.debug,
+    };
+    this.translateProbes(match.byProbe, plans, strings.probeStrings, env);
+    return { probes, aggregations: this.aggs.map((a) => a.desc), matched: match.matched };
+  }
 
-    // Record layouts, per ECB description (the same for every probe it enables).
-    const execnameKeys = execnameKeyPositions(program);
-    const layouts = program.ecbs.map((ecb, i) => layoutEcb(program, i, strsize, execnameKeys));
-    const aggDescs = collectAggregations(program, layouts);
-
-    // String table: every DIFO's strings and every enabled probe's names.
-    const strtab = new StringTable();
-    const difoStrtab = new Map<Difo, number>();
-    for (const ecb of program.ecbs) {
-      for (const d of [ecb.predicate, ...ecb.actions.map((a) => a.difo)]) {
-        if (d && !difoStrtab.has(d)) difoStrtab.set(d, strtab.addBlock(d.strtab));
-      }
-    }
-    const probeStrings = new Map<number, { prov: number; mod: number; func: number; name: number }>();
-    for (const { probe } of byProbe.values()) {
-      probeStrings.set(probe.id, {
-        prov: strtab.add(probe.provider), mod: strtab.add(probe.module),
-        func: strtab.add(probe.func), name: strtab.add(probe.name),
-      });
-    }
-
-    // Globals: one array element holding the activity word, then every user global scalar,
-    // then the by-reference ones (structs, unions, arrays) together: the region stores may write.
-    const globals = new Map<number, GlobalVar>();
-    const byRefGlobals: { id: number; size: number }[] = [];
-    let gsize = 8; // activity word at 0
-    for (const ecb of program.ecbs) {
-      for (const d of [ecb.predicate, ...ecb.actions.map((a) => a.difo)]) {
-        for (const v of d?.vartab ?? []) {
-          if (v.scope !== D.DIFV_SCOPE_GLOBAL || v.kind !== D.DIFV_KIND_SCALAR || v.id < D.DIF_VAR_OTHER_UBASE) continue;
-          if (globals.has(v.id) || byRefGlobals.some((g) => g.id === v.id)) continue;
-          const string = v.type.kind === D.DIF_TYPE_STRING;
-          if (!string && (v.type.flags & D.DIF_TF_BYREF)) {
-            byRefGlobals.push({ id: v.id, size: v.type.size });
-            continue;
-          }
-          const size = string ? strsize : 8; // DIF values are 64-bit
-          gsize = roundUp(gsize, Math.min(8, Math.max(1, size)));
-          globals.set(v.id, { offset: gsize, size, string, byRef: false });
-          gsize += size;
-        }
-      }
-    }
-    gsize = roundUp(gsize, 8);
-    const writableGlobals = { start: gsize, end: gsize };
-    for (const g of byRefGlobals) {
-      globals.set(g.id, { offset: gsize, size: g.size, string: false, byRef: true });
-      gsize = roundUp(gsize + g.size, 8);
-    }
-    writableGlobals.end = gsize;
-
-    // Per-CPU scratch memory.
-    const maxData = Math.max(24, ...layouts.map((l) => l.dataSize));
-    const maxKey = Math.max(8, ...aggDescs.map((a) => a.keySize)) + 8; // and a shared hash's id (aggregate.ts)
-    for (const a of aggDescs) {
-      if (a.valueSize > PERCPU_VALUE_MAX)
-        throw new DeviceError(`aggregation @${a.name === '_' ? '' : a.name} needs ${a.valueSize} bytes per CPU, more than ${PERCPU_VALUE_MAX}`);
-    }
-    // String temporaries (tstrings.ts): as many slots as the busiest DIF object needs at once.
-    // DTrace's scratch (alloca() and the copies into it): -x scratchsize, else a strsize slot for
-    // each alloca() and copyin() call of the clause that has the most.
-    const scratchSize = this.opts.scratchsize !== undefined
-      ? roundUp(Math.max(8, this.opts.scratchsize), 8)
-      : Math.max(8, strsize * Math.max(0, ...program.ecbs.map(allocaSites)));
-    // A user-space string argument (proc:::exec's path) is copied into mem (tracepoint-args.ts).
-    const userStrings = [...byProbe.values()].some(({ probe }) =>
-      [...probe.args, ...(probe.sites ?? []).flatMap((s) => s.args)].some((x) => x.from?.kind === 'userString'));
-    const mem = memLayout(strsize, maxData, maxKey, sharedInfoWords(program.ecbs.length), poolSlots(program.ecbs), scratchSize, userStrings);
-    // Variables (variables.ts): their scratch region goes after the fixed parts of mem.
-    const varPlan = planVariables(program, strsize, this.opts.dynvarsize);
-    const varsBase = mem.size;
-    mem.size += varPlan.regionSize;
-    if (mem.size > PERCPU_VALUE_MAX)
-      throw new DeviceError(`records too large for per-CPU scratch memory (${mem.size} bytes); reduce strsize`);
-    // The rest of the per-CPU value is the clauses' working space (subroutines' work areas, the
-    // static slots of execname and the like), taken per clause as it is translated.
-    mem.work = mem.size;
-    mem.workMax = PERCPU_VALUE_MAX - mem.size;
-    mem.size = PERCPU_VALUE_MAX;
-
-    // Maps.
-    const memFd = this.map({ type: BPF_MAP_TYPE.PERCPU_ARRAY, keySize: 4, valueSize: mem.size, maxEntries: 1, name: 'dt_mem' });
-    const globalsFd = this.map({ type: BPF_MAP_TYPE.ARRAY, keySize: 4, valueSize: roundUp(gsize, 8), maxEntries: 1, name: 'dt_globals' });
-    this.globals = { fd: globalsFd, size: roundUp(gsize, 8) };
-    const strtabBytes = strtab.bytes();
+  /**
+   * Every map the programs share: scratch memory, globals, string table, curcpu's table,
+   * vtimestamp's, the perf event array (and its buffers), aggregations, dynamic variables and
+   * speculations.
+   */
+  private createMaps(program: Program, aggDescs: AggregationDescription[], strtabBytes: Buffer, globals: GlobalsLayout, memory: MemoryLayout): ProgramMaps {
+    const memFd = this.map({ type: BPF_MAP_TYPE.PERCPU_ARRAY, keySize: 4, valueSize: memory.mem.size, maxEntries: 1, name: 'dt_mem' });
+    const globalsFd = this.map({ type: BPF_MAP_TYPE.ARRAY, keySize: 4, valueSize: globals.size, maxEntries: 1, name: 'dt_globals' });
+    this.globals = { fd: globalsFd, size: globals.size };
     const strtabFd = this.map({ type: BPF_MAP_TYPE.ARRAY, keySize: 4, valueSize: Math.max(8, roundUp(strtabBytes.length, 8)), maxEntries: 1, name: 'dt_strtab' });
     const strValue = Buffer.alloc(Math.max(8, roundUp(strtabBytes.length, 8)));
     strtabBytes.copy(strValue);
     native.mapUpdate(strtabFd, u32(0), strValue, 0);
+    const difos = programDifos(program);
     // curcpu's table (cpuinfo.ts): only for programs that use curcpu as a pointer.
     let cpuinfoFd: number | undefined;
-    if (program.ecbs.some((e) => [e.predicate, ...e.actions.map((a) => a.difo)].some((d) => d && usesCpuinfo(d)))) {
+    if (difos.some(usesCpuinfo)) {
       const table = cpuinfoTable(this.ncpu, this.onlineCpus);
       cpuinfoFd = this.map({ type: BPF_MAP_TYPE.ARRAY, keySize: 4, valueSize: table.length, maxEntries: 1, name: 'dt_cpuinfo' });
       native.mapUpdate(cpuinfoFd, u32(0), table, 0);
     }
-    // vtimestamp (vtime.ts): each CPU's arriving thread, kept by a program on sched_switch that
-    // runs from here on, whatever the activity word says.
-    let vtime: VtimeEnv | undefined;
-    if (program.ecbs.some((e) => [e.predicate, ...e.actions.map((a) => a.difo)].some((d) => d?.vartab.some((v) => v.id === D.DIF_VAR_VTIMESTAMP)))) {
-      const fd = this.map({ type: BPF_MAP_TYPE.ARRAY, keySize: 4, valueSize: VTIME_VALUE_SIZE, maxEntries: this.ncpu, name: 'dt_vtime' });
-      let prog: number, link: number;
-      try {
-        prog = native.progLoad({ type: BPF_PROG_TYPE.RAW_TRACEPOINT, insns: vtimeSwitchProgram(fd), license: 'GPL', name: 'dt_vtime' });
-        this.fds.push(prog);
-        link = native.rawTracepointOpen('sched_switch', prog);
-        this.fds.push(link);
-      } catch (e) {
-        throw new DeviceError(`vtimestamp: cannot follow the scheduler's switches: ${(e as Error).message}`);
-      }
-      vtime = { fd, sumExecRuntime: vtimeOffsets().sumExecRuntime };
-    }
+    const vtime = difos.some((d) => d.vartab.some((v) => v.id === D.DIF_VAR_VTIMESTAMP)) ? this.followSwitches() : undefined;
     const eventsFd = this.map({ type: BPF_MAP_TYPE.PERF_EVENT_ARRAY, keySize: 4, valueSize: 4, maxEntries: this.ncpu, name: 'dt_events' });
     this.eventsFd = eventsFd;
     this.openBuffers(eventsFd);
+    const { aggregations, aggInitFd } = this.aggregationMaps(aggDescs);
 
+    let dvarFd = -1;
+    const plan = memory.vars;
+    if (plan.dynamic.size > 0) {
+      dvarFd = this.map({ type: BPF_MAP_TYPE.HASH, keySize: plan.keySize, valueSize: plan.valueSize, maxEntries: Math.max(1, plan.capacity), name: 'dt_dvars' });
+      this.dvarDropsFd = this.map({ type: BPF_MAP_TYPE.PERCPU_ARRAY, keySize: 4, valueSize: 8, maxEntries: 1, name: 'dt_dvardrops' });
+    }
+    if (usesSpeculations(program.ecbs))
+      this.spec = SpeculationMaps.create((o) => this.map(o), this.opts.nspec, this.opts.specsize, this.ncpu);
+    return {
+      memFd, globalsFd, strtabFd, eventsFd, cpuinfoFd, vtime, aggregations, aggInitFd,
+      vars: { plan, base: memory.varsBase, mapFd: dvarFd, dropsFd: this.dvarDropsFd ?? -1 },
+    };
+  }
+
+  /**
+   * vtimestamp (vtime.ts): each CPU's arriving thread, kept by a program on sched_switch that
+   * runs from here on, whatever the activity word says.
+   */
+  private followSwitches(): VtimeEnv {
+    const fd = this.map({ type: BPF_MAP_TYPE.ARRAY, keySize: 4, valueSize: VTIME_VALUE_SIZE, maxEntries: this.ncpu, name: 'dt_vtime' });
+    try {
+      const prog = native.progLoad({ type: BPF_PROG_TYPE.RAW_TRACEPOINT, insns: vtimeSwitchProgram(fd), license: 'GPL', name: 'dt_vtime' });
+      this.fds.push(prog);
+      this.fds.push(native.rawTracepointOpen('sched_switch', prog));
+    } catch (e) {
+      throw new DeviceError(`vtimestamp: cannot follow the scheduler's switches: ${(e as Error).message}`);
+    }
+    return { fd, sumExecRuntime: vtimeOffsets().sumExecRuntime };
+  }
+
+  /**
+   * Aggregations of one kind and key shape share a map (aggregate.ts): keyless ones an array
+   * with an element each, keyed ones a hash whose key ends with the aggregation's id. One alone
+   * keeps a map of its own, without the id. Also the map of their initial values and, for keyed
+   * ones, the drop counter.
+   */
+  private aggregationMaps(aggDescs: AggregationDescription[]): { aggregations: Map<bigint, AggregationMap>; aggInitFd: number } {
     const aggregations = new Map<bigint, AggregationMap>();
     const aggInit: Buffer[] = [];
     let initOffset = 0;
-    // Aggregations of one kind and key shape share a map (aggregate.ts): keyless ones an array
-    // with an element each, keyed ones a hash whose key ends with the aggregation's id. One alone
-    // keeps a map of its own, without the id.
     const groups = new Map<string, AggregationDescription[]>();
     for (const desc of aggDescs) {
       const keyed = aggIsKeyed(desc.action, desc.keys.length);
@@ -357,48 +289,20 @@ export class LinuxDevice implements Device {
     native.mapUpdate(aggInitFd, u32(0), initValue, 0);
     if (aggDescs.some((d) => aggIsKeyed(d.action, d.keys.length)))
       this.aggDropsFd = this.map({ type: BPF_MAP_TYPE.PERCPU_ARRAY, keySize: 4, valueSize: 8, maxEntries: 1, name: 'dt_aggdrops' });
+    return { aggregations, aggInitFd };
+  }
 
-    let dvarFd = -1;
-    if (varPlan.dynamic.size > 0) {
-      dvarFd = this.map({ type: BPF_MAP_TYPE.HASH, keySize: varPlan.keySize, valueSize: varPlan.valueSize, maxEntries: Math.max(1, varPlan.capacity), name: 'dt_dvars' });
-      this.dvarDropsFd = this.map({ type: BPF_MAP_TYPE.PERCPU_ARRAY, keySize: 4, valueSize: 8, maxEntries: 1, name: 'dt_dvardrops' });
-    }
-    const vars = { plan: varPlan, base: varsBase, mapFd: dvarFd, dropsFd: this.dvarDropsFd ?? -1 };
-    if (usesSpeculations(program.ecbs))
-      this.spec = SpeculationMaps.create((o) => this.map(o), this.opts.nspec, this.opts.specsize, this.ncpu);
-
-    const needsTask = program.ecbs.some((e) => [e.predicate, ...e.actions.map((a) => a.difo)].some(
-      (d) => d?.vartab.some((v) => v.id === D.DIF_VAR_PPID) ||
-        d?.insns.some((i) => i >>> 24 === D.DIF_OP_CALL && ((i >>> 8) & 0xffff) === D.DIF_SUBR_PROGENYOF)));
-    const walltimeOffsetNs = BigInt(Date.now()) * 1_000_000n - process.hrtime.bigint();
-
-    // EPIDs in ECB-description order, then probe order, as DTrace assigns them.
-    const probes: EnabledProbe[] = [];
-    const plansByProbe = new Map<number, EcbPlan[]>();
-    let epid = 1;
-    for (let i = 0; i < program.ecbs.length; i++) {
-      for (const { probe, ecbs } of byProbe.values()) {
-        if (!ecbs.includes(i)) continue;
-        const l = layouts[i];
-        probes.push({
-          epid, ecb: i, size: l.dataSize, records: l.records.filter((r): r is RecordDescription => r !== null),
-          probe: { id: probe.id, provider: probe.provider, module: probe.module, func: probe.func, name: probe.name },
-        });
-        let plans = plansByProbe.get(probe.id);
-        if (!plans) plansByProbe.set(probe.id, (plans = []));
-        plans.push({ epid, desc: program.ecbs[i], records: l.records, keyRecords: l.keyRecords, dataSize: l.dataSize, emits: l.emits });
-        epid++;
-      }
-    }
-
-    // Probes reached through one shared tracepoint (see dispatch.ts): one program per set of
-    // clauses, in a program array that a dispatcher attached there indexes.
+  /**
+   * Translate and load one program per probe site, except where one program serves several:
+   * probes reached through one shared tracepoint (dispatch.ts: one program per set of clauses,
+   * in a program array a dispatcher attached there indexes) and uprobe sites sharing a program
+   * through uprobe-multi links (uprobe-share.ts). BEGIN and END wait for go() and stop(); the
+   * rest wait in `loaded` for go() to attach them.
+   */
+  private translateProbes(byProbe: ProbeMatch['byProbe'], plansByProbe: Map<number, EcbPlan[]>, probeStrings: Map<number, ProbeStrings>, env: ProgramEnv): void {
     const dispatch = new DispatchPlan([...byProbe.values()].map((e) => e.probe), (o) => this.map(o),
       (fd, key, value) => native.mapUpdate(fd, key, value, 0));
-
-    const errorProbe = findErrorProbe([...byProbe.values()].map((e) => e.probe), plansByProbe, probeStrings);
     const sites = [...byProbe.values()].flatMap(({ probe }) => probeSites(probe));
-    // Uprobe sites share programs through uprobe-multi links where the kernel has them.
     const multi = uprobeMultiSupported();
     const sharing = new UprobeSharing(
       multi ? sites.filter((p) => p.attach.kind === 'uprobe').map((p) => ({ probe: p, clauses: byProbe.get(p.id)!.ecbs })) : [],
@@ -411,22 +315,12 @@ export class LinuxDevice implements Device {
       if (dispatch.reuse(probe, clauses, values)) continue;
       const shareUprobe = multi && probe.attach.kind === 'uprobe';
       if (shareUprobe && sharing.reuse(probe, clauses, values)) continue;
-      const shared = shareUprobe ? sharing.translatorFor(probe, clauses, values.epids, mem, argLoader(probe))
-        : dispatch.translatorFor(probe, plans.length, values.epids, mem, (args) => argLoader({
+      const shared = shareUprobe ? sharing.translatorFor(probe, clauses, values.epids, env.mem, argLoader(probe))
+        : dispatch.translatorFor(probe, plans.length, values.epids, env.mem, (args) => argLoader({
           id: probe.id, provider: probe.provider, module: probe.module, func: probe.func, name: probe.name, attach: probe.attach, args,
         }));
       const translator = () => new ProbeTranslator(
-        {
-          memFd, globalsFd, strtabFd, eventsFd, mem, strsize, difoStrtab,
-          probeStrings: probeStrings.get(probe.id)!, providerPid: probe.perProcess !== undefined, probeId: probe.id, globals, writableGlobals,
-          activityOffset: 0, exitStopsClauses: probe.attach.kind !== 'dtrace' || probe.name === 'BEGIN', aggregations, aggInitFd, aggDropsFd: this.aggDropsFd, task: needsTask ? taskOffsets() : null, walltimeOffsetNs,
-          errno: probe.errno, vars, shared: shared?.shared, spec: this.spec?.env, errorProbe, cpu: this.opts.cpu, cpuinfoFd, vtime, debug: this.settings.debug,
-          contextTask: probe.attach.kind === 'rawTracepoint' && probe.attach.taskArg !== undefined
-            ? { arg: probe.attach.taskArg, fields: taskFields() } : undefined,
-          // A raw tracepoint program runs from bpf_trace_runN, called by the traced function.
-          kernelStackSkip: probe.attach.kind === 'rawTracepoint' ? 2 : 0,
-          ctxRegs: probe.attach.kind === 'profile',
-        },
+        { ...env, ...probeEnv(probe, values.strings), shared: shared?.shared },
         shared ? shared.loadArgs : argLoader(probe),
         probe.attach.kind !== 'dtrace',
       );
@@ -438,20 +332,17 @@ export class LinuxDevice implements Device {
         throw e;
       }
       const progFd = this.load(probe, insns, plans, (ps) => translator().translate(ps));
-      const lp = { probe, progFd, events: [] };
       if (shareUprobe) sharing.adopt(probe, clauses, progFd, values);
       else if (shared) dispatch.adopt(probe, clauses, progFd, values);
       else if (probe.attach.kind === 'dtrace') {
         if (probe.attach.which === 'BEGIN') this.begin.push(progFd);
         else if (probe.attach.which === 'END') this.end.push(progFd);
-      } else this.loaded.push(lp);
+      } else this.loaded.push({ probe, progFd, events: [] });
     }
     for (const group of sharing.all()) this.loaded.push({ probe: group.probe, progFd: group.progFd, events: [], group });
     for (const d of dispatch.dispatchers()) {
       this.loaded.push({ probe: d.probe, progFd: this.load(d.probe, d.insns), events: [] });
     }
-
-    return { probes, aggregations: this.aggs.map((a) => a.desc), matched };
   }
 
   /**
@@ -463,6 +354,20 @@ export class LinuxDevice implements Device {
    */
   go(afterBegin?: () => void): void {
     this.setActivity(ACTIVITY_WARMUP);
+    const refused = this.attachLoaded();
+    const left = this.leaveOutRefused(refused);
+    this.holdSemaphores(left);
+    for (const fd of this.begin) this.runOnTracedCpu(fd);
+    afterBegin?.();
+    this.setActivity(ACTIVITY_ACTIVE, ACTIVITY_WARMUP);
+  }
+
+  /**
+   * Attach every loaded program. A probe whose tracepoint vanished is dropped from `loaded`
+   * (named in `vanished`), and fails the run when nothing else is left; the uprobe sites the
+   * kernel refused are returned, with how many uprobe sites there were.
+   */
+  private attachLoaded(): { refused: { probe: Probe; error: unknown }[]; uprobes: number } {
     const refused: { probe: Probe; error: unknown }[] = [];
     let uprobes = 0;
     const attached: LoadedProbe[] = [];
@@ -474,23 +379,30 @@ export class LinuxDevice implements Device {
       throw new DeviceError(`failed to enable ${this.vanished.join(', ')}: ${VANISHED}`);
     }
     this.loaded = attached;
-    // Functions the kernel cannot probe are left out, unless nothing user-space is left.
+    return { refused, uprobes };
+  }
+
+  /**
+   * Functions the kernel cannot probe are left out (named in `uninstrumented`), unless nothing
+   * user-space is left or a description named one exactly. The probes left out are returned.
+   */
+  private leaveOutRefused({ refused, uprobes }: { refused: { probe: Probe; error: unknown }[]; uprobes: number }): Set<Probe> {
     if (refused.length > 0 && (refused.length === uprobes || refused.some((r) => this.exact.has(r.probe.id)))) {
       const first = refused.find((r) => this.exact.has(r.probe.id)) ?? refused[0];
       throw new DeviceError(`failed to enable ${describe(first.probe)}: ${uprobeFailure(first.probe.attach as UprobeAttach, first.error)}`);
     }
     this.uninstrumented = [...new Set(refused.map((r) => r.probe.func))];
-    const left = new Set(refused.map((r) => r.probe));
-    // After every probe, so that one of the user's own at a hold's first site is in place first.
+    return new Set(refused.map((r) => r.probe));
+  }
+
+  /** The semaphores attached uprobe probes also raise: after every probe, so that one of the user's own at a hold's first site is in place first. */
+  private holdSemaphores(left: Set<Probe>): void {
     for (const lp of this.loaded) {
       for (const probe of lp.group ? lp.group.sites.map((s) => s.probe) : [lp.probe]) {
         const at = probe.attach;
         if (at.kind === 'uprobe' && at.alsoRaise && !left.has(probe)) this.holdSemaphore(probe, at);
       }
     }
-    for (const fd of this.begin) this.runOnTracedCpu(fd);
-    afterBegin?.();
-    this.setActivity(ACTIVITY_ACTIVE, ACTIVITY_WARMUP);
   }
 
   /** Set the activity word (the globals' first u32) to `to`, only when it is `from` if given. */
@@ -908,6 +820,34 @@ export class LinuxDevice implements Device {
 
 type UprobeAttach = Extract<Probe['attach'], { kind: 'uprobe' }>;
 
+/** The maps every program of the enabling shares (createMaps()). */
+type ProgramMaps = Pick<TranslateEnv, 'memFd' | 'globalsFd' | 'strtabFd' | 'eventsFd' | 'cpuinfoFd' | 'vtime' | 'aggregations' | 'aggInitFd' | 'vars'>;
+
+/** What a probe's translator is told about the parts of its environment that are the probe's own. */
+type ProbeEnvKeys = 'probeStrings' | 'providerPid' | 'probeId' | 'exitStopsClauses' | 'errno' | 'shared' | 'contextTask' | 'kernelStackSkip' | 'ctxRegs';
+
+/** The translator's environment common to every probe of the enabling. */
+type ProgramEnv = Omit<TranslateEnv, ProbeEnvKeys>;
+
+function probeEnv(probe: Probe, probeStrings: ProbeStrings): Omit<Pick<TranslateEnv, ProbeEnvKeys>, 'shared'> {
+  return {
+    probeStrings, providerPid: probe.perProcess !== undefined, probeId: probe.id,
+    exitStopsClauses: probe.attach.kind !== 'dtrace' || probe.name === 'BEGIN',
+    errno: probe.errno,
+    contextTask: probe.attach.kind === 'rawTracepoint' && probe.attach.taskArg !== undefined
+      ? { arg: probe.attach.taskArg, fields: taskFields() } : undefined,
+    // A raw tracepoint program runs from bpf_trace_runN, called by the traced function.
+    kernelStackSkip: probe.attach.kind === 'rawTracepoint' ? 2 : 0,
+    ctxRegs: probe.attach.kind === 'profile',
+  };
+}
+
+/** Does some DIF object read ppid or call progenyof() (which need task_struct's offsets)? */
+function needsTask(program: Program): boolean {
+  return programDifos(program).some((d) => d.vartab.some((v) => v.id === D.DIF_VAR_PPID) ||
+    d.insns.some((i) => i >>> 24 === D.DIF_OP_CALL && ((i >>> 8) & 0xffff) === D.DIF_SUBR_PROGENYOF));
+}
+
 function u32(v: number): Buffer {
   const b = Buffer.alloc(4);
   b.writeUInt32LE(v >>> 0);
@@ -962,164 +902,3 @@ function argLoader(probe: Probe) {
     emitGuard(a, guardsOf(probe, true), mem.args);
   };
 }
-
-function memLayout(strsize: number, maxData: number, maxKey: number, probeInfoWords: number, slots: number, scratchMax: number, userStrings: boolean): ArgMem {
-  let off = 0;
-  const take = (n: number) => { const at = off; off += roundUp(n, 8); return at; };
-  const self = take(8), strtabBase = take(8), globalsBase = take(8), cpuinfo = take(8);
-  const args = take(80);
-  const tuple = take(8 * 8);
-  const cmpA = take(strsize), cmpB = take(strsize);
-  const key = take(maxKey), aggIncr = take(8);
-  const bufMax = RECORD_HEADER_SIZE + roundUp(maxData, 8);
-  const buf = take(bufMax);
-  const poolSlot = slotSize(strsize);
-  const pool = take(slots * poolSlot);
-  const scratch = take(scratchMax);
-  const probeInfo = take(4 * probeInfoWords);
-  const errorArea = take(ERROR_AREA_SIZE);
-  const strtok = take(8), task = take(8), stack = take(8 * STACK_DEPTH_FRAMES);
-  const argString = userStrings ? { offset: take(strsize), size: strsize } : undefined;
-  return { ...(argString ? { argString } : {}), errorArea, strtok, task, stack, probeInfo, self, strtabBase, globalsBase, args, cpuinfo, tuple, cmpA, cmpB, key, keyMax: maxKey, aggIncr, buf, bufMax, pool, poolSlot, scratch, scratchMax, work: 0, workMax: 0, size: off };
-}
-
-interface EcbLayout {
-  records: (RecordDescription | null)[];
-  keyRecords: (RecordDescription | null)[];
-  dataSize: number;
-  emits: boolean;
-}
-
-/** Actions the kernel carries out itself, recording nothing (dtrace_ecb_action_add gives them size 0). */
-const NO_DATA_ACTIONS = new Set([D.DTRACEACT_STOP, D.DTRACEACT_RAISE, D.DTRACEACT_CHILL, D.DTRACEACT_BREAKPOINT, D.DTRACEACT_PANIC]);
-
-/** The size of a task's comm, execname (TASK_COMM_LEN), its NUL included. */
-const TASK_COMM_LEN = 16;
-
-/** The key actions of the aggregating action at index j: its tuple less the increment. */
-function aggKeyIndexes(acts: ActionDescription[], j: number): number[] {
-  const keys: number[] = [];
-  for (let k = j - acts[j].ntuple; k < j; k++) if (!isAggIncrement(acts, k)) keys.push(k);
-  return keys;
-}
-
-/**
- * For each aggregation, which key positions hold nothing but execname in every clause that
- * aggregates into it. execname is at most 16 bytes (the kernel's TASK_COMM_LEN), so such a key
- * gets a 16-byte slot instead of strsize bytes: the map hashes and compares 16 bytes, not 256,
- * on every firing. The consumer decodes keys by the layout the device describes.
- */
-function execnameKeyPositions(program: Program): Map<bigint, boolean[]> {
-  const out = new Map<bigint, boolean[]>();
-  for (const ecb of program.ecbs) {
-    ecb.actions.forEach((act, j) => {
-      if (!isAggregation(act.kind)) return;
-      const here = aggKeyIndexes(ecb.actions, j).map((k) => {
-        const difo = ecb.actions[k].difo;
-        return difo !== null && difo.rtype.kind === D.DIF_TYPE_STRING && isBareVariable(difo, D.DIF_VAR_EXECNAME);
-      });
-      const seen = out.get(act.uarg);
-      out.set(act.uarg, seen ? seen.map((b, p) => b && here[p] === true) : here);
-    });
-  }
-  return out;
-}
-
-/** Lay out one ECB's records, as the kernel does when it enables an ECB. */
-function layoutEcb(program: Program, index: number, strsize: number, execnameKeys: Map<bigint, boolean[]>): EcbLayout {
-  const acts = program.ecbs[index].actions;
-  const records: (RecordDescription | null)[] = acts.map(() => null);
-  const keyRecords: (RecordDescription | null)[] = acts.map(() => null);
-  const isKey = acts.map(() => false);
-  const execnameKey = acts.map(() => false);
-  acts.forEach((a, i) => {
-    if (!isAggregation(a.kind)) return;
-    for (let k = i - a.ntuple; k < i; k++) isKey[k] = true;
-    aggKeyIndexes(acts, i).forEach((k, p) => { execnameKey[k] = execnameKeys.get(a.uarg)?.[p] === true; });
-  });
-  let off = 0;
-  let keyOff = 0;
-  acts.forEach((act, i) => {
-    if (isAggregation(act.kind)) { keyOff = 0; return; }
-    if (isAggIncrement(acts, i)) return; // an aggregating action's operand, not a key
-    if (D.isSpeculativeAction(act.kind)) return; // speculate/commit/discard record nothing
-    const rec = stackRecord(act.kind, act.arg) ?? recordFor(act.difo, act.kind, strsize, act.format, act.arg, act.uarg);
-    if (execnameKey[i]) rec.size = Math.min(rec.size, TASK_COMM_LEN);
-    if (isKey[i]) {
-      keyOff = roundUp(keyOff, rec.alignment);
-      keyRecords[i] = { ...rec, offset: keyOff };
-      keyOff += rec.size;
-      return;
-    }
-    off = roundUp(off, rec.alignment);
-    records[i] = { ...rec, offset: off };
-    off += rec.size;
-  });
-  // As DTrace's dtrace_ecb_resize: a clause whose actions record no data -- statements (void
-  // expressions: assignments, copyout()), and raise(), stop(), chill(), commit(), discard(), which
-  // act in the kernel -- writes no record, so nothing is printed for it; a clause with no actions
-  // (the default action) or speculate() alone writes its header.
-  const recordsNothing = (a: ActionDescription, i: number) => isAggregation(a.kind) || isKey[i] || isAggIncrement(acts, i)
-    || D.isSpeculativeAction(a.kind) || NO_DATA_ACTIONS.has(a.kind)
-    || (a.kind === D.DTRACEACT_DIFEXPR && a.difo !== null && a.difo.rtype.size === 0 && a.difo.rtype.kind !== D.DIF_TYPE_STRING);
-  const emits = acts.length === 0 || (acts.length === 1 && acts[0].kind === D.DTRACEACT_SPECULATE)
-    || acts.some((a, i) => !recordsNothing(a, i));
-  return { records, keyRecords, dataSize: off, emits };
-}
-
-function recordFor(difo: Difo | null, kind: number, strsize: number, format: string | undefined, arg: bigint, uarg: bigint): RecordDescription {
-  const t = difo?.rtype;
-  let size = 0, type: RecordDescription['type'] = 'int', alignment = 1;
-  if (t && t.kind === D.DIF_TYPE_STRING) {
-    size = strsize, type = 'string';
-  } else if (t && (t.flags & D.DIF_TF_BYREF)) {
-    size = t.size, type = 'bytes';
-    if (t.ckind === D.CTF_K_STRUCT || t.ckind === D.CTF_K_UNION)
-      return { action: kind, size, offset: 0, alignment, format, arg, uarg, type, dump: true };
-  } else if (t) {
-    size = t.size;
-    alignment = Math.max(1, Math.min(8, size));
-    if (t.flags & D.DIF_TF_UNSIGNED) type = 'uint';
-  }
-  return { action: kind, size, offset: 0, alignment, format, arg, uarg, type };
-}
-
-function collectAggregations(program: Program, layouts: EcbLayout[]): AggregationDescription[] {
-  const out = new Map<bigint, AggregationDescription>();
-  program.ecbs.forEach((ecb, i) => {
-    ecb.actions.forEach((act, j) => {
-      if (!isAggregation(act.kind) || out.has(act.uarg)) return;
-      const keys = aggKeyIndexes(ecb.actions, j).map((k) => layouts[i].keyRecords[k]!);
-      const last = keys[keys.length - 1];
-      out.set(act.uarg, {
-        id: Number(act.uarg), name: act.aggName ?? '', action: act.kind, arg: act.arg, keys,
-        keySize: last ? roundUp(last.offset + last.size, 8) : 8, valueSize: aggValueSize(act.kind, act.arg),
-      });
-    });
-  });
-  return [...out.values()];
-}
-
-/** The strings BPF programs reference: DIFO string tables and probe names, NUL-terminated. */
-class StringTable {
-  private parts: Buffer[] = [];
-  private size = 0;
-  private index = new Map<string, number>();
-  addBlock(b: Buffer): number {
-    const at = this.size;
-    this.parts.push(b, Buffer.alloc(1));
-    this.size += b.length + 1;
-    return at;
-  }
-  add(s: string): number {
-    const known = this.index.get(s);
-    if (known !== undefined) return known;
-    const at = this.addBlock(Buffer.from(s, 'utf8'));
-    this.index.set(s, at);
-    return at;
-  }
-  bytes(): Buffer {
-    return Buffer.concat(this.parts);
-  }
-}
-

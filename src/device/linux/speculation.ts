@@ -27,7 +27,7 @@ import {
 } from './bpf-asm.js';
 import { type EcbPlan, type ProbeTranslator, TMP, TranslateError, roundUp } from './translate.js';
 import { native } from '../native.js';
-import { DeviceError } from './device.js';
+import { DeviceError } from './device-error.js';
 
 /** States of a speculation (dtrace_speculation_state_t, without COMMITTING: see commit()). */
 export const SPEC_STATE = { INACTIVE: 0, ACTIVE: 1, ACTIVEONE: 2, ACTIVEMANY: 3, COMMITTINGMANY: 4, DISCARDING: 5 } as const;

@@ -20,7 +20,7 @@ import * as D from '../../dif/constants.js';
 import type { EcbDescription } from '../../dof/program.js';
 import type { Difo } from '../../dif/difo.js';
 import type { RecordDescription } from '../device.js';
-import type { DeviceDebug } from './device.js';
+import type { DeviceDebug } from './debug.js';
 import { RECORD_HEADER_SIZE } from '../../abi/records.js';
 import { translateCall } from './subroutines.js';
 import { type SlotPlan, slotPlan } from './tstrings.js';
