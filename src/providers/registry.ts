@@ -18,6 +18,9 @@ import { SchedProvider } from './sched.js';
 import { IoProvider } from './io.js';
 import { FbtProvider } from './fbt.js';
 import { CpcProvider } from './cpc.js';
+import { IpProvider } from './ip.js';
+import { TcpProvider } from './tcp.js';
+import { UdpProvider } from './udp.js';
 
 /** A provider whose probes could not be listed, and why (e.g. tracefs could not be mounted). */
 export interface ProviderProblem {
@@ -27,7 +30,8 @@ export interface ProviderProblem {
 
 export function defaultProviders(): Provider[] {
   const others = [new DtraceProvider(), new ProfileProvider(), new SyscallProvider(), new PidProvider(),
-    new SdtProvider(), new ProcProvider(), new SchedProvider(), new IoProvider(), new FbtProvider(), new CpcProvider()];
+    new SdtProvider(), new ProcProvider(), new SchedProvider(), new IoProvider(), new FbtProvider(), new CpcProvider(),
+    new IpProvider(), new TcpProvider(), new UdpProvider()];
   const usdt = new UsdtProvider(new Set(others.map((p) => p.name)));
   return [...others.slice(0, 4), usdt, ...others.slice(4)];
 }
