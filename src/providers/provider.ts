@@ -115,6 +115,12 @@ export type ArgSource =
   | { kind: 'ipPayload'; ip: number; protocol: number }
   /** The IP header argN (N = `ip`) when its version is `version`, else 0 (ipv4info_t, ipv6info_t). */
   | { kind: 'ipOfVersion'; ip: number; version: 4 | 6 }
+  /**
+   * The current thread's lock wait, begun at lock:contention_begin (which the device then follows):
+   * the nanoseconds since it began, its LCB_F_* flags, or 1 when it is a reader's (else 0); 0
+   * without one.
+   */
+  | { kind: 'lockWait'; what: 'time' | 'flags' | 'reader' }
   /** A constant (SDT arguments such as 4@$5). */
   | { kind: 'constant'; value: bigint }
   /** The provider does not supply this argument; it reads as 0. */

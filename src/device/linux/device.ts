@@ -13,6 +13,7 @@ import type { ActionDescription, Program } from '../../dof/program.js';
 import type { Difo } from '../../dif/difo.js';
 import type { Probe } from '../../providers/provider.js';
 import { ProbeRegistry } from '../../providers/registry.js';
+import { LOCKWAIT_ENTRIES, LOCKWAIT_VALUE_SIZE, lockWaitBeginProgram } from './lockwait.js';
 import { VTIME_VALUE_SIZE, type VtimeEnv, vtimeOffsets, vtimeSwitchProgram } from './vtime.js';
 import { eventExists, eventId } from '../../providers/tracefs.js';
 import { BPF_F_TEST_RUN_ON_CPU, native } from '../native.js';
@@ -311,6 +312,18 @@ export class LinuxDevice implements Device {
         throw new DeviceError(`vtimestamp: cannot follow the scheduler's switches: ${(e as Error).message}`);
       }
       vtime = { fd, sumExecRuntime: vtimeOffsets().sumExecRuntime };
+    }
+    // lockstat's wait times (lockwait.ts): a program on contention_begin keeps each thread's wait.
+    if ([...byProbe.values()].some(({ probe }) => probe.args.some((x) => x.from?.kind === 'lockWait'))) {
+      const fd = this.map({ type: BPF_MAP_TYPE.LRU_HASH, keySize: 4, valueSize: LOCKWAIT_VALUE_SIZE, maxEntries: LOCKWAIT_ENTRIES, name: 'dt_lockwait' });
+      try {
+        const prog = native.progLoad({ type: BPF_PROG_TYPE.RAW_TRACEPOINT, insns: lockWaitBeginProgram(fd, 1), license: 'GPL', name: 'dt_lockwait' });
+        this.fds.push(prog);
+        this.fds.push(native.rawTracepointOpen('contention_begin', prog));
+      } catch (e) {
+        throw new DeviceError(`lockstat: cannot follow lock:contention_begin: ${(e as Error).message}`);
+      }
+      mem.lockWaitFd = fd;
     }
     const eventsFd = this.map({ type: BPF_MAP_TYPE.PERF_EVENT_ARRAY, keySize: 4, valueSize: 4, maxEntries: this.ncpu, name: 'dt_events' });
     this.eventsFd = eventsFd;

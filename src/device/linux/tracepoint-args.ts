@@ -4,10 +4,11 @@
 
 import type { ArgSource, Guard, Probe } from '../../providers/provider.js';
 import { ALU, BpfAsm, FP, HELPER, JMP, type Label, R0, R1, R2, R3, R8, R9 } from './bpf-asm.js';
+import { emitLockWait } from './lockwait.js';
 import type { MemLayout } from './translate.js';
 
 /** The prologue's memory, with strsize bytes where a user-string argument is copied. */
-export type ArgMem = MemLayout & { argString?: { offset: number; size: number } };
+export type ArgMem = MemLayout & { argString?: { offset: number; size: number }; lockWaitFd?: number };
 
 /** The guard's conditions on the context (before the arguments load) or on argN (after). */
 export function guardsOf(probe: Probe, onArgs: boolean): Guard[] {
@@ -122,6 +123,10 @@ export function emitTracepointArg(a: BpfAsm, src: ArgSource, slot: number, mem: 
       a.call(HELPER.probe_read_kernel);
       a.ldx(8, R0, FP, -8);
       a.stx(8, R8, slot, R0);
+      return true;
+    case 'lockWait':
+      if (mem.lockWaitFd === undefined) throw new Error('no lock wait map for a lockstat argument');
+      emitLockWait(a, mem.lockWaitFd, src.what, slot);
       return true;
     case 'argDeref': {
       const done = a.label('argderef.done');
