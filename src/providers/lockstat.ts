@@ -42,10 +42,16 @@ const PROBES: RawDerivedProbe[] = [
   waitProbe('rw-block', 'struct rw_semaphore *', [READ, WRITE], true),
 ];
 
+/** DTrace's lockstat probes that have no tracepoint here. */
+const UNTRACEABLE = ['adaptive-acquire', 'adaptive-acquire-error', 'adaptive-release', 'rw-acquire', 'rw-release', 'spin-acquire', 'spin-release'];
+
 export class LockstatProvider implements Provider {
   readonly name = 'lockstat';
   readonly attributes = STABLE_PROVIDER_ATTRIBUTES;
   hasProbeNamed = (name: string): boolean => PROBES.some((p) => p.name === name);
+  missing = (name: string): string | undefined => UNTRACEABLE.includes(name)
+    ? `${name} needs the kernel's lock_acquire and lock_release tracepoints (lockdep), which this kernel has not; its contention probes are ${PROBES.map((p) => p.name).join(', ')}`
+    : undefined;
   constructor(private readonly root?: string) {}
   list(): Probe[] {
     return rawDerivedProbes('lockstat', PROBES, this.root ?? tracefsRoot());

@@ -239,4 +239,9 @@ export interface Provider {
    * may have it. Absent: the provider may have a probe of any name.
    */
   hasProbeNamed?(name: string): boolean;
+  /**
+   * Why a probe of this name, which DTrace's provider has, is not offered on this kernel
+   * (lockstat's acquire and release probes); undefined for any other name.
+   */
+  missing?(name: string): string | undefined;
 }

@@ -82,10 +82,18 @@ export class ProbeRegistry {
   }
 
   /** Why the providers a description's provider field names could not list probes, if any. */
-  problemsFor(providerPattern: string): ProviderProblem[] {
+  problemsFor(providerPattern: string, name = ''): ProviderProblem[] {
     if (providerPattern === '') return [];
     this.listThrough(this.extentOf(providerPattern));
-    return this.problems.filter((p) => matchField(providerPattern, p.provider));
+    const found = this.problems.filter((p) => matchField(providerPattern, p.provider));
+    // A probe named exactly that its provider cannot give here says why.
+    if (name !== '' && !/[*?[\\]/.test(name)) {
+      for (const p of this.providers) {
+        const why = matchField(providerPattern, p.name) ? p.missing?.(name) : undefined;
+        if (why) found.push({ provider: p.name, reason: why });
+      }
+    }
+    return found;
   }
 
   /** Every probe, in id order. */

@@ -37,6 +37,12 @@ describe.skipIf(skip)(`lockstat${skip ? ` (skipped: ${skip})` : ''}`, () => {
     expect(r.stdout.slice(r.stdout.indexOf(' rw-spin'))).toMatch(/args\[0\]: rwlock_t \*\n\t\targs\[1\]: uint64_t\n\t\targs\[2\]: int\n/);
   });
 
+  test('a probe DTrace has but this kernel cannot give says why', () => {
+    const r = dtrace(['-n', 'lockstat:::adaptive-acquire { }']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe('dtrace: invalid probe specifier lockstat:::adaptive-acquire { }: probe description lockstat:::adaptive-acquire does not match any probes: lockstat provider: adaptive-acquire needs the kernel\'s lock_acquire and lock_release tracepoints (lockdep), which this kernel has not; its contention probes are adaptive-spin, adaptive-block, spin-spin, rw-spin, rw-block\n');
+  });
+
   test('rw-block: the directory semaphore\'s waits, each with its time and side', () => {
     const r = dtrace(['-q', '-n', `
       lockstat:::rw-block /pid == $target/ {
