@@ -363,7 +363,7 @@ export function defaultMacros(): Map<string, bigint> {
 
 /** Why a description's provider offers nothing here, as a suffix of DTrace's message ('' if it does). */
 function providerProblems(p: ProbeDescription, registry: ProbeRegistry): string {
-  return registry.problemsFor(p.provider).map((q) => `: ${q.provider} provider: ${q.reason}`).join('');
+  return registry.problemsFor(p.provider, p.name).map((q) => `: ${q.provider} provider: ${q.reason}`).join('');
 }
 
 /**

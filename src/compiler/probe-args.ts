@@ -100,12 +100,15 @@ export function translatedArg(g: DifoGen, e: A.Index): A.Xlate | undefined {
   return { kind: 'Xlate', ...pos, type: typeNameOf(type, pos), operand };
 }
 
+const BUILTIN_WORDS = new Set(['char', 'short', 'int', 'long']);
+
 /** The type name of a provider's argument description: `NAME *...` or `struct TAG *...`. */
 function typeNameOf(text: string, pos: A.Position): A.TypeName {
   const m = /^\s*(struct\s+)?(\w+)\s*((?:\*\s*)*)$/.exec(text);
   if (!m) throw new Error(`unexpected argument type "${text}"`);
   const specifier: A.TypeSpecifier = m[1]
     ? { kind: 'StructType', ...pos, union: false, tag: m[2], members: null }
+    : BUILTIN_WORDS.has(m[2]) ? { kind: 'BuiltinType', ...pos, name: m[2], words: [m[2]] } // tcp's tcplsinfo_t < int >
     : { kind: 'TypedefName', ...pos, name: m[2] };
   let type: A.TypeExpression = { kind: 'NamedType', ...pos, specifier, qualifiers: [], userland: false };
   for (let i = 0; i < (m[3].match(/\*/g) ?? []).length; i++) type = { kind: 'PointerType', ...pos, to: type, qualifiers: [] };

@@ -97,6 +97,30 @@ export type ArgSource =
    * is smaller (and not NULL).
    */
   | { kind: 'piPrio'; task: number; piTask: number; normalPrio: number; prio: number }
+  /**
+   * The `size`-byte value at `offset` in the kernel object an earlier argument (argN, N = `arg`)
+   * points to; 0 when that argument is 0 or the memory is unreadable (a socket's state).
+   */
+  | { kind: 'argDeref'; arg: number; offset: number; size: 1 | 2 | 4 | 8 }
+  /**
+   * A packet header inside a socket buffer (raw argument `index`, a struct sk_buff *): the buffer's
+   * `head` pointer (the u64 at offset `head`) plus the u16 header offset at `header`
+   * (network_header); 0 when the buffer has no head.
+   */
+  | { kind: 'skbHeader'; index: number; head: number; header: number }
+  /**
+   * The transport header after the IP header argN (N = `ip`) points to, when that packet carries
+   * `protocol` (IPv4's protocol, or IPv6's next header with no extension headers); else 0.
+   */
+  | { kind: 'ipPayload'; ip: number; protocol: number }
+  /** The IP header argN (N = `ip`) when its version is `version`, else 0 (ipv4info_t, ipv6info_t). */
+  | { kind: 'ipOfVersion'; ip: number; version: 4 | 6 }
+  /**
+   * The current thread's lock wait, begun at lock:contention_begin (which the device then follows):
+   * the nanoseconds since it began, its LCB_F_* flags, or 1 when it is a reader's (else 0); 0
+   * without one.
+   */
+  | { kind: 'lockWait'; what: 'time' | 'flags' | 'reader' }
   /** A constant (SDT arguments such as 4@$5). */
   | { kind: 'constant'; value: bigint }
   /** The provider does not supply this argument; it reads as 0. */
@@ -174,7 +198,7 @@ export interface Guard {
   offset?: number;
   size?: 1 | 2 | 4 | 8;
   arg?: number;
-  /** The value is read at this offset in the kernel object the u64 at `offset` points to. */
+  /** The value is read at this offset in the kernel object the u64 at `offset` (or argN) points to. */
   deref?: number;
   mask?: number;
   value?: number;
@@ -216,4 +240,9 @@ export interface Provider {
    * may have it. Absent: the provider may have a probe of any name.
    */
   hasProbeNamed?(name: string): boolean;
+  /**
+   * Why a probe of this name, which DTrace's provider has, is not offered on this kernel
+   * (lockstat's acquire and release probes); undefined for any other name.
+   */
+  missing?(name: string): string | undefined;
 }

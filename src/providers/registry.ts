@@ -18,6 +18,10 @@ import { SchedProvider } from './sched.js';
 import { IoProvider } from './io.js';
 import { FbtProvider } from './fbt.js';
 import { CpcProvider } from './cpc.js';
+import { IpProvider } from './ip.js';
+import { TcpProvider } from './tcp.js';
+import { UdpProvider } from './udp.js';
+import { LockstatProvider } from './lockstat.js';
 
 /** A provider whose probes could not be listed, and why (e.g. tracefs could not be mounted). */
 export interface ProviderProblem {
@@ -27,7 +31,8 @@ export interface ProviderProblem {
 
 export function defaultProviders(): Provider[] {
   const others = [new DtraceProvider(), new ProfileProvider(), new SyscallProvider(), new PidProvider(),
-    new SdtProvider(), new ProcProvider(), new SchedProvider(), new IoProvider(), new FbtProvider(), new CpcProvider()];
+    new SdtProvider(), new ProcProvider(), new SchedProvider(), new IoProvider(), new FbtProvider(), new CpcProvider(),
+    new IpProvider(), new TcpProvider(), new UdpProvider(), new LockstatProvider()];
   const usdt = new UsdtProvider(new Set(others.map((p) => p.name)));
   return [...others.slice(0, 4), usdt, ...others.slice(4)];
 }
@@ -77,10 +82,18 @@ export class ProbeRegistry {
   }
 
   /** Why the providers a description's provider field names could not list probes, if any. */
-  problemsFor(providerPattern: string): ProviderProblem[] {
+  problemsFor(providerPattern: string, name = ''): ProviderProblem[] {
     if (providerPattern === '') return [];
     this.listThrough(this.extentOf(providerPattern));
-    return this.problems.filter((p) => matchField(providerPattern, p.provider));
+    const found = this.problems.filter((p) => matchField(providerPattern, p.provider));
+    // A probe named exactly that its provider cannot give here says why.
+    if (name !== '' && !/[*?[\\]/.test(name)) {
+      for (const p of this.providers) {
+        const why = matchField(providerPattern, p.name) ? p.missing?.(name) : undefined;
+        if (why) found.push({ provider: p.name, reason: why });
+      }
+    }
+    return found;
   }
 
   /** Every probe, in id order. */

@@ -125,9 +125,10 @@ export interface RawDerivedProbe {
   /**
    * arg0, arg1, ...: a raw parameter (`param`), typed `type`, the translation of `native`; with
    * `deref`, the u64 at that offset (worked out on first use) in the object it points to; with
-   * `source`, the value that source (worked out on first use) gives.
+   * `source`, the value that source (worked out on first use) gives. A null type: argN only, no
+   * args[N] (values a provider's translators read, as DTrace's tcp arg6 and arg7).
    */
-  args: { type: string; native?: string; param: number; deref?: () => number; source?: () => ArgSource }[];
+  args: { type: string | null; native?: string; param: number; deref?: () => number; source?: () => ArgSource }[];
   /** Conditions to fire (see Probe.guard), or a function giving them on first use. */
   guard?: Guard[] | (() => Guard[]);
 }

@@ -46,7 +46,7 @@ export const HELPER = {
 
 export const BPF_PROG_TYPE = { KPROBE: 2, TRACEPOINT: 5, PERF_EVENT: 7, RAW_TRACEPOINT: 17 } as const;
 export const BPF_MAP_TYPE = {
-  HASH: 1, ARRAY: 2, PERF_EVENT_ARRAY: 4, PERCPU_HASH: 5, PERCPU_ARRAY: 6,
+  HASH: 1, ARRAY: 2, PERF_EVENT_ARRAY: 4, PERCPU_HASH: 5, PERCPU_ARRAY: 6, LRU_HASH: 9,
 } as const;
 export const BPF_F_CURRENT_CPU = 0xffffffff;
 export const BPF_NOEXIST = 1;

@@ -13,6 +13,7 @@ import { readDof } from '../../dof/reader.js';
 import type { Program } from '../../dof/program.js';
 import type { Probe } from '../../providers/provider.js';
 import { ProbeRegistry } from '../../providers/registry.js';
+import { LOCKWAIT_ENTRIES, LOCKWAIT_VALUE_SIZE, lockWaitBeginProgram } from './lockwait.js';
 import { VTIME_VALUE_SIZE, type VtimeEnv, vtimeOffsets, vtimeSwitchProgram } from './vtime.js';
 import { eventExists, eventId } from '../../providers/tracefs.js';
 import { BPF_F_TEST_RUN_ON_CPU, native } from '../native.js';
@@ -175,6 +176,7 @@ export class LinuxDevice implements Device {
     const globals = layoutGlobals(program, strsize);
     const memory = layoutMemory(program, records, enabled, this.opts);
     const maps = this.createMaps(program, records.aggregations, strings.bytes, globals, memory);
+    if (enabled.some((probe) => probe.args.some((x) => x.from?.kind === 'lockWait'))) memory.mem.lockWaitFd = this.followLockWaits();
     const { probes, plans } = assignEpids(program, match.byProbe, records.ecbs);
     const env: ProgramEnv = {
       ...maps, mem: memory.mem, strsize, difoStrtab: strings.difoStrtab, globals: globals.vars, writableGlobals: globals.writable,
@@ -226,6 +228,19 @@ export class LinuxDevice implements Device {
       memFd, globalsFd, strtabFd, eventsFd, cpuinfoFd, vtime, aggregations, aggInitFd,
       vars: { plan, base: memory.varsBase, mapFd: dvarFd, dropsFd: this.dvarDropsFd ?? -1 },
     };
+  }
+
+  /** lockstat's wait times (lockwait.ts): a program on contention_begin keeps each thread's wait. */
+  private followLockWaits(): number {
+    const fd = this.map({ type: BPF_MAP_TYPE.LRU_HASH, keySize: 4, valueSize: LOCKWAIT_VALUE_SIZE, maxEntries: LOCKWAIT_ENTRIES, name: 'dt_lockwait' });
+    try {
+      const prog = native.progLoad({ type: BPF_PROG_TYPE.RAW_TRACEPOINT, insns: lockWaitBeginProgram(fd, 1), license: 'GPL', name: 'dt_lockwait' });
+      this.fds.push(prog);
+      this.fds.push(native.rawTracepointOpen('contention_begin', prog));
+    } catch (e) {
+      throw new DeviceError(`lockstat: cannot follow lock:contention_begin: ${(e as Error).message}`);
+    }
+    return fd;
   }
 
   /**

@@ -4,10 +4,11 @@
 
 import type { ArgSource, Guard, Probe } from '../../providers/provider.js';
 import { ALU, BpfAsm, FP, HELPER, JMP, type Label, R0, R1, R2, R3, R8, R9 } from './bpf-asm.js';
+import { emitLockWait } from './lockwait.js';
 import type { MemLayout } from './translate.js';
 
 /** The prologue's memory, with strsize bytes where a user-string argument is copied. */
-export type ArgMem = MemLayout & { argString?: { offset: number; size: number } };
+export type ArgMem = MemLayout & { argString?: { offset: number; size: number }; lockWaitFd?: number };
 
 /** The guard's conditions on the context (before the arguments load) or on argN (after). */
 export function guardsOf(probe: Probe, onArgs: boolean): Guard[] {
@@ -20,6 +21,17 @@ export function emitGuard(a: BpfAsm, guards: Guard[], argsAt: number): void {
   for (const g of guards) {
     const fire = a.label('guard.fire');
     for (const c of g.any ?? [g]) {
+      if (c.arg !== undefined && c.deref !== undefined) {
+        // A byte of the object argN points to (a packet header's flags); unreadable: not met.
+        const unread = a.label('guard.unread');
+        a.ldx(8, R3, R8, argsAt + 8 * c.arg);
+        a.jmpImm(JMP.JEQ, R3, 0, unread);
+        a.aluImm(ALU.ADD, R3, c.deref);
+        readKernel(a, R3, c.size ?? 8, unread);
+        testGuard(a, c, fire);
+        a.place(unread);
+        continue;
+      }
       if (c.arg !== undefined) a.ldx(8, R0, R8, argsAt + 8 * c.arg);
       else if (c.deref !== undefined) {
         // Read before the arguments load, so the stack slot is free (the prologue zeroes it later).
@@ -40,6 +52,19 @@ export function emitGuard(a: BpfAsm, guards: Guard[], argsAt: number): void {
     a.exit();
     a.place(fire);
   }
+}
+
+/**
+ * r0 = the `size` bytes at the kernel address in r3, through the stack slot at fp-8 (which the
+ * prologue zeroes again after the arguments are loaded); to `unread` if they cannot be read.
+ */
+function readKernel(a: BpfAsm, addr: number, size: 1 | 2 | 4 | 8, unread: Label): void {
+  if (addr !== R3) a.mov(R3, addr);
+  a.st(8, FP, -8, 0);
+  a.mov(R1, FP), a.aluImm(ALU.ADD, R1, -8), a.movImm(R2, size);
+  a.call(HELPER.probe_read_kernel);
+  a.jmpImm(JMP.JNE, R0, 0, unread);
+  a.ldx(size, R0, FP, -8);
 }
 
 /** Jump to `fire` if the value in r0 meets the condition. */
@@ -99,6 +124,76 @@ export function emitTracepointArg(a: BpfAsm, src: ArgSource, slot: number, mem: 
       a.ldx(8, R0, FP, -8);
       a.stx(8, R8, slot, R0);
       return true;
+    case 'lockWait':
+      if (mem.lockWaitFd === undefined) throw new Error('no lock wait map for a lockstat argument');
+      emitLockWait(a, mem.lockWaitFd, src.what, slot);
+      return true;
+    case 'argDeref': {
+      const done = a.label('argderef.done');
+      a.st(8, R8, slot, 0);
+      a.ldx(8, R3, R8, mem.args + 8 * src.arg);
+      a.jmpImm(JMP.JEQ, R3, 0, done);
+      a.aluImm(ALU.ADD, R3, src.offset);
+      readKernel(a, R3, src.size, done);
+      a.stx(8, R8, slot, R0);
+      a.place(done);
+      return true;
+    }
+    case 'skbHeader': {
+      const done = a.label('skbheader.done');
+      a.st(8, R8, slot, 0);
+      a.ldx(8, R3, R9, 8 * src.index), a.aluImm(ALU.ADD, R3, src.head);
+      readKernel(a, R3, 8, done);
+      a.jmpImm(JMP.JEQ, R0, 0, done);
+      a.stx(8, R8, slot, R0);
+      a.ldx(8, R3, R9, 8 * src.index), a.aluImm(ALU.ADD, R3, src.header);
+      const unread = a.label('skbheader.unread');
+      readKernel(a, R3, 2, unread);
+      a.ldx(8, R1, R8, slot), a.alu(ALU.ADD, R1, R0);
+      a.stx(8, R8, slot, R1);
+      a.ja(done);
+      a.place(unread);
+      a.st(8, R8, slot, 0);
+      a.place(done);
+      return true;
+    }
+    case 'ipPayload':
+    case 'ipOfVersion': {
+      // The version nibble of the header's first byte says where the protocol byte is (IPv4: 9,
+      // after a header of IHL words; IPv6: 6, after 40 bytes).
+      const done = a.label('ip.done'), none = a.label('ip.none'), v6 = a.label('ip.v6'), proto = a.label('ip.proto');
+      a.st(8, R8, slot, 0);
+      a.ldx(8, R3, R8, mem.args + 8 * src.ip);
+      a.jmpImm(JMP.JEQ, R3, 0, done);
+      readKernel(a, R3, 1, done);
+      a.mov(R1, R0), a.aluImm(ALU.RSH, R1, 4);
+      if (src.kind === 'ipOfVersion') {
+        a.jmpImm(JMP.JNE, R1, src.version, done);
+        a.ldx(8, R0, R8, mem.args + 8 * src.ip);
+        a.stx(8, R8, slot, R0);
+        a.place(done);
+        return true;
+      }
+      a.jmpImm(JMP.JEQ, R1, 6, v6);
+      a.jmpImm(JMP.JNE, R1, 4, done);
+      a.aluImm(ALU.AND, R0, 0xf), a.aluImm(ALU.LSH, R0, 2);
+      a.stx(8, R8, slot, R0);
+      a.ldx(8, R3, R8, mem.args + 8 * src.ip), a.aluImm(ALU.ADD, R3, 9);
+      a.ja(proto);
+      a.place(v6);
+      a.st(8, R8, slot, 40);
+      a.ldx(8, R3, R8, mem.args + 8 * src.ip), a.aluImm(ALU.ADD, R3, 6);
+      a.place(proto);
+      readKernel(a, R3, 1, none);
+      a.jmpImm(JMP.JNE, R0, src.protocol, none);
+      a.ldx(8, R0, R8, slot), a.ldx(8, R1, R8, mem.args + 8 * src.ip), a.alu(ALU.ADD, R0, R1);
+      a.stx(8, R8, slot, R0);
+      a.ja(done);
+      a.place(none);
+      a.st(8, R8, slot, 0);
+      a.place(done);
+      return true;
+    }
     case 'piPrio': {
       // As sched_pi_setprio's newprio: the task's normal_prio, or pi_task's prio when smaller.
       // Both are ints, negative for deadline tasks. The stack slot used is zeroed again by the

@@ -1,0 +1,38 @@
+// The udp provider, as DTrace for Linux gives it: send and receive are the ip provider's packet
+// tracepoints (src/providers/ip.ts) for UDP packets only. Arguments: args[0] pktinfo_t, [1]
+// csinfo_t, [2] ipinfo_t, [3] udpsinfo_t, [4] udpinfo_t (lib/dtrace/udp.d); a received packet
+// has no socket yet, and udpsinfo_t's ports and addresses come from its headers either way.
+
+import type { Probe, Provider } from './provider.js';
+import { STABLE_PROVIDER_ATTRIBUTES } from './proc.js';
+import { ipPacketGuard, packet, PACKET_EVENT, type Direction } from './ip.js';
+import { rawDerivedProbes, type RawDerivedProbe } from './tracepoint-probe.js';
+import { tracefsRoot } from './tracefs.js';
+
+const IPPROTO_UDP = 17;
+
+function udpProbe(dir: Direction): RawDerivedProbe {
+  return {
+    name: dir, ...PACKET_EVENT[dir],
+    args: [
+      { type: 'pktinfo_t *', native: 'struct sk_buff *', param: 0, source: packet.skb },
+      { type: 'csinfo_t *', native: 'struct sock *', param: 0, source: packet.sock },
+      { type: 'ipinfo_t *', native: 'void_ip_t *', param: 0, source: packet.ip(dir) },
+      { type: 'udpsinfo_t *', native: 'struct udp_sock *', param: 0, source: packet.sock },
+      { type: 'udpinfo_t *', native: 'struct udphdr *', param: 0, source: () => ({ kind: 'ipPayload', ip: 2, protocol: IPPROTO_UDP }) },
+    ],
+    guard: () => [ipPacketGuard(), { arg: 4, op: 'ne', value: 0 }],
+  };
+}
+
+const PROBES: RawDerivedProbe[] = [udpProbe('receive'), udpProbe('send')];
+
+export class UdpProvider implements Provider {
+  readonly name = 'udp';
+  readonly attributes = STABLE_PROVIDER_ATTRIBUTES;
+  hasProbeNamed = (name: string): boolean => PROBES.some((p) => p.name === name);
+  constructor(private readonly root?: string) {}
+  list(): Probe[] {
+    return rawDerivedProbes('udp', PROBES, this.root ?? tracefsRoot());
+  }
+}
