@@ -32,6 +32,7 @@ import {
 import { taskFields, taskOffsets } from './kernel-types.js';
 import { planVariables } from './variables.js';
 import { aggInitialValue, aggIsKeyed, aggValueSize, isAggIncrement } from './aggregate.js';
+import { AggOffsets, offsettable } from './agg-carry.js';
 import { UprobeSharing, type UprobeGroup } from './uprobe-share.js';
 import { isGlob } from '../../providers/glob.js';
 import { attachUprobeMulti, attachUprobeMultiSkipping, BPF_TRACE_UPROBE_MULTI, emitPidFilter, emitUserArg, isUserArg, loadNopProgram, uprobeEvents, uprobeFailure, uprobeMultiSupported } from './uprobe.js';
@@ -169,6 +170,8 @@ export class LinuxDevice implements Device {
   private spec: SpeculationMaps | undefined;
   /** Per-CPU map values hold one slot for each possible CPU, as the kernel counts them. */
   private ncpu = native.possibleCpus();
+  /** What clear() and trunc() took from each aggregation entry (agg-carry.ts). */
+  private aggOffsets = new AggOffsets(this.ncpu);
   private onlineCpus = cpuList('/sys/devices/system/cpu/online');
   private closed = false;
   /** Semaphores held up for probes that need them (SemaphoreHold), by process, file and offset. */
@@ -595,10 +598,13 @@ export class LinuxDevice implements Device {
     for (const { desc, map } of this.aggs) {
       const stride = roundUp(map.valueSize, 8);
       const value = Buffer.alloc(stride * ncpu);
-      const split = () => Array.from({ length: ncpu }, (_, c) => Buffer.from(value.subarray(c * stride, c * stride + map.valueSize)));
+      const split = (v: Buffer<ArrayBufferLike> = value) => Array.from({ length: ncpu }, (_, c) => Buffer.from(v.subarray(c * stride, c * stride + map.valueSize)));
       if (!map.keyed) {
-        const index = map.shared && 'index' in map.shared ? map.shared.index : 0;
-        if (native.mapLookup(map.fd, u32(index), value)) out.push({ id: desc.id, key: Buffer.alloc(0), perCpu: split() });
+        const index = u32(map.shared && 'index' in map.shared ? map.shared.index : 0);
+        if (native.mapLookup(map.fd, index, value)) {
+          this.aggOffsets.apply(map.fd, index, value, map.action);
+          out.push({ id: desc.id, key: Buffer.alloc(0), perCpu: split() });
+        }
         continue;
       }
       // A shared hash is read once, for all its aggregations: each entry's id ends its key.
@@ -606,14 +612,28 @@ export class LinuxDevice implements Device {
         if (hashesRead.has(map.fd)) continue;
         hashesRead.add(map.fd);
       }
+      const entry = (key: Buffer, v: Buffer<ArrayBufferLike>): AggregationEntry => map.shared
+        ? { id: Number(key.readBigUInt64LE(map.keySize)), key: key.subarray(0, map.keySize), perCpu: split(v) }
+        : { id: desc.id, key, perCpu: split(v) };
+      const present = new Set<string>();
       let key: Buffer | null = null;
       const next = Buffer.alloc(map.keySize + (map.shared ? 8 : 0));
       while (native.mapNextKey(map.fd, key, next)) {
         key = Buffer.from(next);
         if (!native.mapLookup(map.fd, key, value)) continue;
-        if (map.shared) out.push({ id: Number(key.readBigUInt64LE(map.keySize)), key: key.subarray(0, map.keySize), perCpu: split() });
-        else out.push({ id: desc.id, key, perCpu: split() });
+        this.aggOffsets.apply(map.fd, key, value, map.action);
+        const seen = this.aggOffsets.visibility(map.fd, key, value);
+        if (seen === 'delete') {
+          // Truncated and idle: free its space; a probe that raced the delete is carried over.
+          const had = native.mapLookupAndDelete(map.fd, key, value);
+          this.aggOffsets.truncate(map.fd, key, Buffer.alloc(value.length), had ? value : null, map.action);
+          continue;
+        }
+        present.add(AggOffsets.present(map.fd, key));
+        if (seen === 'show') out.push(entry(key, value));
       }
+      // What trunc() carried over for keys the kernel has not seen again.
+      for (const c of this.aggOffsets.carriedOnly(map.fd, present, map.action)) out.push(entry(c.key, c.value));
     }
     return out;
   }
@@ -651,10 +671,20 @@ export class LinuxDevice implements Device {
   }
 
   /** clear(): every entry of aggregation `id` back to its initial value on every CPU; keys stay. */
-  clearAggregation(id: number): void {
+  clearAggregation(id: number, read: AggregationEntry[]): void {
     const agg = this.aggs.find((a) => a.desc.id === id);
     if (!agg) return;
     const { map } = agg;
+    if (!offsettable(map.action)) return this.resetAggregation(id, map);
+    // Zero what the consumer read; what probes added since stays (agg-carry.ts).
+    for (const e of read) {
+      if (e.id !== id) continue;
+      this.aggOffsets.clear(map.fd, this.fullAggKey(map, id, e.key), this.joinPerCpu(map, e.perCpu), map.action);
+    }
+  }
+
+  /** min() and max() cannot be offset: their entries go back to the start. */
+  private resetAggregation(id: number, map: AggregationMap): void {
     const init = this.perCpuInitial(map);
     if (!map.keyed) return native.mapUpdate(map.fd, u32(map.shared && 'index' in map.shared ? map.shared.index : 0), init, 0);
     for (const key of this.aggregationKeys(map)) {
@@ -663,18 +693,42 @@ export class LinuxDevice implements Device {
     }
   }
 
-  /** trunc(): remove these keys of aggregation `id` (a keyless one goes back to its start). */
-  removeAggregationKeys(id: number, keys: Buffer[]): void {
+  /** trunc(): remove these entries, as read, of aggregation `id` (a keyless one goes back to its start). */
+  removeAggregationKeys(id: number, read: AggregationEntry[]): void {
     const agg = this.aggs.find((a) => a.desc.id === id);
     if (!agg) return;
     const { map } = agg;
     if (!map.keyed) {
-      if (keys.length > 0) native.mapUpdate(map.fd, u32(map.shared && 'index' in map.shared ? map.shared.index : 0), this.perCpuInitial(map), 0);
-      return;
+      if (read.length === 0) return;
+      if (offsettable(map.action)) return this.clearAggregation(id, read);
+      return this.resetAggregation(id, map);
     }
+    for (const e of read) {
+      const key = this.fullAggKey(map, id, e.key);
+      if (!offsettable(map.action)) {
+        native.mapDelete(map.fd, key);
+        continue;
+      }
+      // Kept in the kernel, reading zero from what the consumer saw, hidden until it changes.
+      this.aggOffsets.hide(map.fd, key, this.joinPerCpu(map, e.perCpu), map.action);
+    }
+  }
+
+  /** An aggregation's key in its map: shared hashes end it with the aggregation's id. */
+  private fullAggKey(map: AggregationMap, id: number, key: Buffer): Buffer {
+    if (!map.keyed) return u32(map.shared && 'index' in map.shared ? map.shared.index : 0);
+    if (!map.shared) return key;
     const suffix = Buffer.alloc(8);
     suffix.writeBigUInt64LE(BigInt(id));
-    for (const key of keys) native.mapDelete(map.fd, map.shared ? Buffer.concat([key, suffix]) : key);
+    return Buffer.concat([key, suffix]);
+  }
+
+  /** Per-CPU values as the kernel lays them out: one stride apart. */
+  private joinPerCpu(map: AggregationMap, perCpu: Buffer[]): Buffer {
+    const stride = roundUp(map.valueSize, 8);
+    const all = Buffer.alloc(stride * this.ncpu);
+    perCpu.forEach((b, c) => { if (c < this.ncpu) b.copy(all, c * stride); });
+    return all;
   }
 
   private perCpuInitial(map: AggregationMap): Buffer {
