@@ -92,6 +92,8 @@ export interface Device {
   close(): void;
   /** Dynamic-variable stores dropped since the last call (dynvarsize exhausted). */
   dynamicVariableDrops(): number;
+  /** Probe firings the kernel skipped since the last call: another BPF program ran on that CPU. */
+  recursionMisses(): number;
   /** Aggregation inserts dropped per CPU since the last call (aggsize exhausted). */
   aggregationDrops(): { cpu: number; drops: number }[];
   /** clear(): zero the entries of an aggregation as the consumer read them (what came since stays). */

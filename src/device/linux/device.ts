@@ -138,6 +138,9 @@ interface LoadedProbe {
 
 export class LinuxDevice implements Device {
   private fds: number[] = [];
+  /** Every probe program, for their recursion misses (recursionMisses()). */
+  private progFds: number[] = [];
+  private missesSeen = 0;
   private buffers: { cpu: number; fd: number; handle: number }[] = [];
   /** The bytes each CPU's buffer got when the kernel could not give bufsize (bufresize=auto). */
   bufsizeLowered?: number;
@@ -308,6 +311,7 @@ export class LinuxDevice implements Device {
       try {
         prog = native.progLoad({ type: BPF_PROG_TYPE.RAW_TRACEPOINT, insns: vtimeSwitchProgram(fd), license: 'GPL', name: 'dt_vtime' });
         this.fds.push(prog);
+        this.progFds.push(prog);
         link = native.rawTracepointOpen('sched_switch', prog);
         this.fds.push(link);
       } catch (e) {
@@ -651,6 +655,22 @@ export class LinuxDevice implements Device {
     return fresh;
   }
 
+  /**
+   * Firings of our programs the kernel skipped since the last call (bpf_prog_info's
+   * recursion_misses): a tracepoint, kprobe or perf-event program does not run while another
+   * runs on that CPU -- a tick's timer interrupt landing in a syscall probe under a storm.
+   */
+  recursionMisses(): number {
+    if (this.closed) return 0;
+    let total = 0;
+    for (const fd of this.progFds) {
+      try { total += native.progRecursionMisses(fd); } catch { /* closed meanwhile */ }
+    }
+    const fresh = total - this.missesSeen;
+    this.missesSeen = Math.max(total, this.missesSeen);
+    return Math.max(0, fresh);
+  }
+
   /** A committed or discarded speculation the consumer is done with (speculation.ts). */
   cleanSpeculation(id: number, generation: number): void {
     if (!this.closed) this.spec?.clean(id, generation);
@@ -768,6 +788,8 @@ export class LinuxDevice implements Device {
   private closeFd(fd: number): void {
     const i = this.fds.indexOf(fd);
     if (i >= 0) this.fds.splice(i, 1);
+    const p = this.progFds.indexOf(fd);
+    if (p >= 0) this.progFds.splice(p, 1);
     try { native.close(fd); } catch { /* ignore */ }
   }
 
@@ -820,6 +842,7 @@ export class LinuxDevice implements Device {
     try {
       const fd = native.progLoad({ type, insns: plans ? sabotageForTest(insns, plans, this.settings.debug?.rejectClause) : insns, license: 'GPL', name: progName(probe), logLevel: this.settings.verbose ? 1 : 0, ...multi });
       this.fds.push(fd);
+      this.progFds.push(fd);
       // Each program's size and the verifier's processed instructions (DTRACE_BPF_STATS=1;
       // scripts/bench reports them beside the load time).
       if (this.settings.debug?.stats)
