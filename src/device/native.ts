@@ -64,6 +64,8 @@ export interface PerfEventOpenOptions {
   sampleFreq?: number; // sets attr.freq; takes precedence over samplePeriod
   sampleType?: number; // PERF_SAMPLE_*; perfBufferRead expects exactly PERF_SAMPLE_RAW
   wakeupEvents?: number;
+  /** Wake readers once this many bytes wait (instead of wakeupEvents). */
+  wakeupWatermark?: number;
   pid: number; // -1 for all processes
   cpu: number; // -1 for any CPU
   groupFd?: number;

@@ -577,7 +577,9 @@ export class LinuxDevice implements Device {
 
   async wait(ms: number): Promise<void> {
     if (this.buffers.length === 0) return new Promise((r) => setTimeout(r, ms));
-    await native.waitReadable(this.buffers.map((b) => b.fd), ms);
+    // The buffers wake us only when a quarter full (openBuffers): a lone record -- exit()'s, a
+    // rare printf -- is found by waking at least every DRAIN_POLL_MS.
+    await native.waitReadable(this.buffers.map((b) => b.fd), Math.min(ms, DRAIN_POLL_MS));
   }
 
   drain(): CpuBuffer[] {
@@ -803,9 +805,11 @@ export class LinuxDevice implements Device {
     const manual = this.opts.bufresize === 'manual';
     if (manual && pages < wanted) throw new DeviceError('bufsize: Cannot allocate memory');
     for (const cpu of this.tracedCpus) {
+      // Woken by a quarter of the ring, not by every record: a wake-up per event limited a
+      // printf storm to what the consumer could be woken for (issue 22).
       const fd = native.perfEventOpen({
         type: PERF_TYPE_SOFTWARE, config: PERF_COUNT_SW_BPF_OUTPUT, sampleType: PERF_SAMPLE_RAW,
-        wakeupEvents: 1, pid: -1, cpu,
+        wakeupWatermark: Math.max(pageSize, (pages * pageSize) / 4), pid: -1, cpu,
       });
       this.fds.push(fd);
       native.mapUpdate(eventsFd, u32(cpu), u32(fd), 0);
@@ -984,6 +988,9 @@ export class LinuxDevice implements Device {
 }
 
 type UprobeAttach = Extract<Probe['attach'], { kind: 'uprobe' }>;
+
+/** The longest the trace loop sleeps with records possibly waiting below the buffers' watermark. */
+const DRAIN_POLL_MS = 10;
 
 function u32(v: number): Buffer {
   const b = Buffer.alloc(4);
