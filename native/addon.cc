@@ -6,7 +6,7 @@
 
 // The interface's version: raised with every change of a function's arguments or results, and
 // checked by src/device/native.ts (ADDON_INTERFACE), so a stale build is named, not misread.
-static const int kInterface = 2;
+static const int kInterface = 3;
 
 static Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("interface", Napi::Number::New(env, kInterface));

@@ -155,6 +155,20 @@ Napi::Value MapUpdate(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+// BPF_MAP_LOOKUP_AND_DELETE_ELEM: the value as it was when the entry went, so nothing added
+// between a read and a delete is lost (trunc() carries it over).
+Napi::Value MapLookupAndDelete(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  ElemArgs a;
+  if (!ArgElem(info, "BPF_MAP_LOOKUP_AND_DELETE_ELEM", &a)) return env.Undefined();
+  if (ElemOp(BPF_MAP_LOOKUP_AND_DELETE_ELEM, a.fd, a.key.Data(), a.value.Data(), a.flags) < 0) {
+    if (errno == ENOENT) return Napi::Boolean::New(env, false);
+    ThrowErrno(env, What("BPF_MAP_LOOKUP_AND_DELETE_ELEM"), errno);
+    return env.Undefined();
+  }
+  return Napi::Boolean::New(env, true);
+}
+
 Napi::Value MapDelete(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   int fd;
@@ -425,8 +439,8 @@ Napi::Value MapGetNextId(const Napi::CallbackInfo& info) {
   return GetNextId(info, BPF_MAP_GET_NEXT_ID, "BPF_MAP_GET_NEXT_ID");
 }
 
-// BPF_OBJ_GET_INFO_BY_FD on a program: the instructions the verifier processed to accept it.
-Napi::Value ProgVerifiedInsns(const Napi::CallbackInfo& info) {
+// One field of a program's bpf_prog_info: verified_insns or recursion_misses.
+static Napi::Value ProgInfoField(const Napi::CallbackInfo& info, bool misses) {
   Napi::Env env = info.Env();
   int64_t fd;
   if (!ArgInt(info, 0, "fd", &fd)) return env.Undefined();
@@ -441,7 +455,17 @@ Napi::Value ProgVerifiedInsns(const Napi::CallbackInfo& info) {
     ThrowErrno(env, What("BPF_OBJ_GET_INFO_BY_FD"), errno);
     return env.Undefined();
   }
-  return Napi::Number::New(env, pi.verified_insns);
+  return Napi::Number::New(env, static_cast<double>(misses ? pi.recursion_misses : pi.verified_insns));
+}
+
+// BPF_OBJ_GET_INFO_BY_FD on a program: the instructions the verifier processed to accept it.
+Napi::Value ProgVerifiedInsns(const Napi::CallbackInfo& info) {
+  return ProgInfoField(info, false);
+}
+
+// The same for the firings the kernel skipped because a BPF program already ran on that CPU.
+Napi::Value ProgRecursionMisses(const Napi::CallbackInfo& info) {
+  return ProgInfoField(info, true);
 }
 
 }  // namespace
@@ -451,6 +475,7 @@ void RegisterBpf(Napi::Env env, Napi::Object exports) {
   exports.Set("mapLookup", Napi::Function::New(env, MapLookup, "mapLookup"));
   exports.Set("mapUpdate", Napi::Function::New(env, MapUpdate, "mapUpdate"));
   exports.Set("mapDelete", Napi::Function::New(env, MapDelete, "mapDelete"));
+  exports.Set("mapLookupAndDelete", Napi::Function::New(env, MapLookupAndDelete, "mapLookupAndDelete"));
   exports.Set("mapNextKey", Napi::Function::New(env, MapNextKey, "mapNextKey"));
   exports.Set("mapLookupBatch", Napi::Function::New(env, MapLookupBatch, "mapLookupBatch"));
   exports.Set("mapFreeze", Napi::Function::New(env, MapFreeze, "mapFreeze"));
@@ -461,6 +486,7 @@ void RegisterBpf(Napi::Env env, Napi::Object exports) {
   exports.Set("progGetNextId", Napi::Function::New(env, ProgGetNextId, "progGetNextId"));
   exports.Set("mapGetNextId", Napi::Function::New(env, MapGetNextId, "mapGetNextId"));
   exports.Set("progVerifiedInsns", Napi::Function::New(env, ProgVerifiedInsns, "progVerifiedInsns"));
+  exports.Set("progRecursionMisses", Napi::Function::New(env, ProgRecursionMisses, "progRecursionMisses"));
 }
 
 }  // namespace dtn

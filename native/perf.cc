@@ -20,7 +20,7 @@ namespace {
 Napi::Value PerfEventOpen(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   Napi::Object o;
-  int64_t type, sampleFreq, sampleType, wakeupEvents, pid, cpu, groupFd, flags;
+  int64_t type, sampleFreq, sampleType, wakeupEvents, wakeupWatermark, pid, cpu, groupFd, flags;
   uint64_t config, config1, config2, samplePeriod, probeOffset;
   std::string uprobePath;
   bool hasPath = false, disabled = false, excludeUser = false, excludeKernel = false;
@@ -32,6 +32,7 @@ Napi::Value PerfEventOpen(const Napi::CallbackInfo& info) {
       !PropInt(env, o, "sampleFreq", false, 0, &sampleFreq) ||
       !PropInt(env, o, "sampleType", false, 0, &sampleType) ||
       !PropInt(env, o, "wakeupEvents", false, 0, &wakeupEvents) ||
+      !PropInt(env, o, "wakeupWatermark", false, 0, &wakeupWatermark) ||
       !PropInt(env, o, "pid", true, 0, &pid) || !PropInt(env, o, "cpu", true, 0, &cpu) ||
       !PropInt(env, o, "groupFd", false, -1, &groupFd) ||
       !PropInt(env, o, "flags", false, 0, &flags) ||
@@ -56,7 +57,13 @@ Napi::Value PerfEventOpen(const Napi::CallbackInfo& info) {
     attr.sample_period = samplePeriod;
   }
   attr.sample_type = static_cast<uint64_t>(sampleType);
-  attr.wakeup_events = static_cast<uint32_t>(wakeupEvents);
+  // A byte watermark (wakeup_watermark) instead of an event count, when given.
+  if (wakeupWatermark > 0) {
+    attr.watermark = 1;
+    attr.wakeup_watermark = static_cast<uint32_t>(wakeupWatermark);
+  } else {
+    attr.wakeup_events = static_cast<uint32_t>(wakeupEvents);
+  }
   attr.disabled = disabled ? 1 : 0;
   attr.exclude_user = excludeUser ? 1 : 0;
   attr.exclude_kernel = excludeKernel ? 1 : 0;

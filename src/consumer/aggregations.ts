@@ -113,6 +113,11 @@ export class Aggregations {
   private printed = new Set<number>();
   /** Keyless aggregations clear() zeroed: their entry stays, printed as zero (libdtrace keeps it). */
   private kept = new Set<number>();
+  /**
+   * The snapshot each aggregation was last shown from, until clear() or trunc() uses it: they
+   * take away what printa() showed, not a later read, so nothing added between is lost.
+   */
+  private shown = new Map<number, AggregationEntry[]>();
 
   constructor(
     private device: Device,
@@ -132,6 +137,20 @@ export class Aggregations {
     return normalizeSymbolKeys(desc, all.filter((e) => e.id === desc.id))
       .filter((e) => seen(desc.action, e.perCpu, keyed))
       .map((e) => ({ keys: desc.keys.map((k) => (isSymbolicAction(k.action) ? symbolicKey(k, e.key) : decode(k, e.key))), data: mergePerCpu(desc.action, e.perCpu), raw: e.key, sources: e.sources }));
+  }
+
+  /** A snapshot, remembered as what the aggregations `ids` (every one by default) were shown from. */
+  private read(ids: Iterable<number> = this.byId.keys()): AggregationEntry[] {
+    const snap = this.device.aggregationSnapshot();
+    for (const id of ids) this.shown.set(id, snap);
+    return snap;
+  }
+
+  /** The snapshot clear() or trunc() of aggregation id works from: the one it was last shown from. */
+  private readFor(id: number): AggregationEntry[] {
+    const snap = this.shown.get(id) ?? this.device.aggregationSnapshot();
+    this.shown.delete(id);
+    return snap;
   }
 
   /** Keep the mappings of processes named by user-stack keys while they still run (stacks.ts). */
@@ -156,7 +175,7 @@ export class Aggregations {
 
   /** The aggregations printa() has not printed that have entries, in the order DTrace prints them. */
   private unprinted() {
-    const snap = this.device.aggregationSnapshot();
+    const snap = this.read();
     const rev = this.opts.aggsortrev ? -1 : 1;
     return [...this.byId.values()].filter((d) => !this.printed.has(d.id))
       .map((d) => ({ d, varId: d.id, desc: this.descOf(d), entries: this.entries(d, snap) }))
@@ -165,14 +184,14 @@ export class Aggregations {
 
   /** Every aggregation (printed or not, with entries or not) as tables, by id: the library API's snapshot. */
   snapshot(): AggTable[] {
-    const snap = this.device.aggregationSnapshot();
+    const snap = this.read();
     return [...this.byId.values()].sort((a, b) => a.id - b.id)
       .map((d) => this.table(d, this.descOf(d), this.entries(d, snap)));
   }
 
   /** printa() for structured output (oformat.ts): each aggregation's entries, sorted. */
   tables(ids: number[]): AggTable[] {
-    const snap = this.device.aggregationSnapshot();
+    const snap = this.read(ids);
     const descs = ids.map((id) => this.byId.get(id)).filter((d): d is AggregationDescription => d !== undefined);
     for (const d of descs) this.printed.add(d.id);
     return descs.map((d) => this.table(d, this.descOf(d), this.entries(d, snap)));
@@ -192,7 +211,7 @@ export class Aggregations {
    * are joined on their keys: each line shows the keys once and one %@ value per aggregation.
    */
   printa(ids: number[], format: string | undefined): string {
-    const snap = this.device.aggregationSnapshot();
+    const snap = this.read(ids);
     const descs = ids.map((id) => this.byId.get(id)).filter((d): d is AggregationDescription => d !== undefined);
     if (descs.length === 0) return '';
     for (const d of descs) this.printed.add(d.id);
@@ -253,15 +272,17 @@ export class Aggregations {
   /** clear(@a): values back to zero, keys kept. */
   clear(id: number): void {
     const desc = this.byId.get(id);
-    if (desc && desc.keys.length === 0 && this.entries(desc, this.device.aggregationSnapshot()).length > 0) this.kept.add(id);
-    this.device.clearAggregation(id);
+    const snap = this.readFor(id);
+    if (desc && desc.keys.length === 0 && this.entries(desc, snap).length > 0) this.kept.add(id);
+    this.device.clearAggregation(id, snap.filter((e) => e.id === id));
   }
 
   /** trunc(@a, n): keep the n entries that sort first (the last -n for negative n); none without n. */
   trunc(id: number, n: bigint): void {
     const desc = this.byId.get(id);
     if (!desc) return;
-    const sorted = sortAggEntries(this.descOf(desc), this.entries(desc, this.device.aggregationSnapshot()), {
+    const snap = this.readFor(id);
+    const sorted = sortAggEntries(this.descOf(desc), this.entries(desc, snap), {
       ...this.opts, aggsortrev: false, aggsortkey: false,
     }) as Entry[];
     // DTrace keeps the n highest values (the last ones in the ascending order) for n > 0.
@@ -270,7 +291,9 @@ export class Aggregations {
     else if (n < 0n) remove = sorted.slice(Math.min(sorted.length, Number(-n)));
     else remove = sorted;
     if (remove.length > 0) this.kept.delete(id);
-    this.device.removeAggregationKeys(id, remove.flatMap((e) => e.sources ?? [e.raw]));
+    const byKey = new Map(snap.filter((e) => e.id === id).map((e) => [e.key.toString('hex'), e]));
+    const read = remove.flatMap((e) => e.sources ?? [e.raw]).map((k) => byKey.get(k.toString('hex'))).filter((e) => e !== undefined);
+    this.device.removeAggregationKeys(id, read);
   }
 
   normalize(id: number, normal: bigint): void {

@@ -112,6 +112,9 @@ export class Consumer {
   status(): void {
     const dyn = this.device.dynamicVariableDrops();
     if (dyn > 0) this.drop(`dtrace: ${dyn} dynamic variable drop${dyn === 1 ? '' : 's'}\n`);
+    // No DTrace message fits (its probes cannot be refused): worded as its drops, with the cause.
+    const missed = this.device.recursionMisses();
+    if (missed > 0) this.drop(`dtrace: ${missed} probe firing${missed === 1 ? '' : 's'} lost (CPU busy in another BPF program)\n`);
     this.speculations.report((text) => this.drop(text));
   }
 

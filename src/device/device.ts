@@ -92,12 +92,14 @@ export interface Device {
   close(): void;
   /** Dynamic-variable stores dropped since the last call (dynvarsize exhausted). */
   dynamicVariableDrops(): number;
+  /** Probe firings the kernel skipped since the last call: another BPF program ran on that CPU. */
+  recursionMisses(): number;
   /** Aggregation inserts dropped per CPU since the last call (aggsize exhausted). */
   aggregationDrops(): { cpu: number; drops: number }[];
-  /** clear(): zero every entry of an aggregation. */
-  clearAggregation(id: number): void;
-  /** trunc(): remove these keys of an aggregation. */
-  removeAggregationKeys(id: number, keys: Buffer[]): void;
+  /** clear(): zero the entries of an aggregation as the consumer read them (what came since stays). */
+  clearAggregation(id: number, read: AggregationEntry[]): void;
+  /** trunc(): remove these entries, as read, of an aggregation (what came since stays). */
+  removeAggregationKeys(id: number, read: AggregationEntry[]): void;
   /**
    * Speculations: the consumer has printed or forgotten the records of speculation `id` (the
    * generation its records were tagged with), which DTrace's cleaner would now make INACTIVE.

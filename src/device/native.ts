@@ -64,6 +64,8 @@ export interface PerfEventOpenOptions {
   sampleFreq?: number; // sets attr.freq; takes precedence over samplePeriod
   sampleType?: number; // PERF_SAMPLE_*; perfBufferRead expects exactly PERF_SAMPLE_RAW
   wakeupEvents?: number;
+  /** Wake readers once this many bytes wait (instead of wakeupEvents). */
+  wakeupWatermark?: number;
   pid: number; // -1 for all processes
   cpu: number; // -1 for any CPU
   groupFd?: number;
@@ -92,6 +94,8 @@ interface Addon {
   mapLookup(fd: number, key: Buffer, value: Buffer, flags?: number): boolean;
   mapUpdate(fd: number, key: Buffer, value: Buffer, flags?: number): void;
   mapDelete(fd: number, key: Buffer): boolean;
+  /** Atomically read and delete an entry (false: there was none). */
+  mapLookupAndDelete(fd: number, key: Buffer, value: Buffer): boolean;
   mapNextKey(fd: number, key: Buffer | null, next: Buffer): boolean;
   mapLookupBatch(
     fd: number,
@@ -110,6 +114,8 @@ interface Addon {
   progGetNextId(startId: number): number | null;
   mapGetNextId(startId: number): number | null;
   progVerifiedInsns(fd: number): number;
+  /** Firings the kernel skipped because a BPF program was already running on that CPU. */
+  progRecursionMisses(fd: number): number;
   perfEventOpen(o: Omit<PerfEventOpenOptions, 'retprobe'>): number;
   perfEventSetBpf(fd: number, progFd: number): void;
   uprobeMultiAttach(progFd: number, path: string, offsets: Buffer, refCtrOffsets: Buffer | null, cookies: Buffer | null, pid: number, retprobe: boolean): number;
@@ -154,7 +160,7 @@ export class AddonUnavailableError extends Error {
 }
 
 /** The addon interface this code expects (kInterface in native/addon.cc). */
-const ADDON_INTERFACE = 2;
+const ADDON_INTERFACE = 3;
 
 /** Loads the addon on first use, so merely importing this module works where it is not built. */
 function addon(): Addon {
@@ -215,6 +221,7 @@ export const native = {
     addon().mapUpdate(fd, key, value, flags),
   /** BPF_MAP_DELETE_ELEM; false when the key was absent. */
   mapDelete: (fd: number, key: Buffer): boolean => addon().mapDelete(fd, key),
+  mapLookupAndDelete: (fd: number, key: Buffer, value: Buffer): boolean => addon().mapLookupAndDelete(fd, key, value),
   /** BPF_MAP_GET_NEXT_KEY: the first key when `key` is null; false after the last one. */
   mapNextKey: (fd: number, key: Buffer | null, next: Buffer): boolean =>
     addon().mapNextKey(fd, key, next),
@@ -250,6 +257,7 @@ export const native = {
   mapGetNextId: (startId: number): number | null => addon().mapGetNextId(startId),
   /** The instructions the verifier processed to accept a loaded program (bpf_prog_info.verified_insns). */
   progVerifiedInsns: (fd: number): number => addon().progVerifiedInsns(fd),
+  progRecursionMisses: (fd: number): number => addon().progRecursionMisses(fd),
 
   // --- perf events ---
   /** perf_event_open(2), close-on-exec; returns the event fd. */

@@ -1,7 +1,7 @@
 // Aggregations on the real kernel: bucket choice in eBPF against DTrace's rules, merging of
 // per-CPU data, and aggregation drops when a keyed map is full.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,6 +15,7 @@ let work = '';
 // The workload under names of its own: other test files run `getppid` at the same time.
 let merger = '';
 let dropper = '';
+let stormer = '';
 
 /** Values around every power of two, both signs, and the extremes. */
 function probeValues(): bigint[] {
@@ -44,6 +45,48 @@ describe.skipIf(skip)(`aggregations on the kernel${skip ? ` (skipped: ${skip})` 
     dropper = path.join(work, 'aggdrops');
     gcc(path.join(ROOT, 'test/e2e/progs/getppid.c'), merger);
     copyFileSync(merger, dropper);
+    stormer = path.join(work, 'aggstorm');
+    copyFileSync(merger, stormer);
+  });
+
+  /** Two storms of `calls` getppid each, at once, while a program that clears or truncates traces them. */
+  async function stormUnder(prog: string, calls: number): Promise<string> {
+    const d = dtraceAsync(['-qn', `${prog} BEGIN { printf("ready\\n"); }`]);
+    await d.waitFor(/^ready$/m);
+    const run = () => new Promise<void>((resolve) => spawn(stormer, [String(calls)], { stdio: 'ignore' }).on('close', () => resolve()));
+    await Promise.all([run(), run()]);
+    // Let a last tick print what the storms left, then stop: END prints what remains.
+    await new Promise((r) => setTimeout(r, 300));
+    d.child.kill('SIGINT');
+    const r = await d.done;
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/drop/);
+    return r.stdout;
+  }
+
+  // DTrace switches aggregation buffers, so nothing added while printa() and clear() or trunc()
+  // run is lost; the device offsets cleared entries and carries over truncated ones instead.
+  test('counts stay exact across clear() under a storm: printed counts add up to the calls', async () => {
+    const calls = 400_000;
+    const out = await stormUnder('syscall::getppid:entry /execname == "aggstorm"/ { @c = count(); @s[execname] = sum(3); } ' +
+      'tick-50ms { printa("c %@d\\n", @c); printa("s %s %@d\\n", @s); clear(@c); clear(@s); } ' +
+      'END { printa("c %@d\\n", @c); printa("s %s %@d\\n", @s); }', calls);
+    const total = (re: RegExp) => [...out.matchAll(re)].reduce((n, m) => n + Number(m[1]), 0);
+    const lines = [...out.matchAll(/^c \d+$/gm)].length;
+    expect(lines, 'the ticks printed and cleared several times').toBeGreaterThan(3);
+    expect(total(/^c (\d+)$/gm)).toBe(2 * calls);
+    expect(total(/^s aggstorm (\d+)$/gm)).toBe(3 * 2 * calls);
+  });
+
+  test('counts stay exact across trunc() under a storm: printed counts add up to the calls', async () => {
+    const calls = 400_000;
+    const out = await stormUnder('syscall::getppid:entry /execname == "aggstorm"/ { @k[cpu] = count(); @t[execname] = count(); } ' +
+      'tick-50ms { printa("k %d %@d\\n", @k); printa("t %@d\\n", @t); trunc(@k); trunc(@t, 0); } ' +
+      'END { printa("k %d %@d\\n", @k); printa("t %@d\\n", @t); }', calls);
+    const total = (re: RegExp) => [...out.matchAll(re)].reduce((n, m) => n + Number(m[1]), 0);
+    expect([...out.matchAll(/^t \d+$/gm)].length, 'the ticks printed and truncated several times').toBeGreaterThan(3);
+    expect(total(/^k \d+ (\d+)$/gm)).toBe(2 * calls);
+    expect(total(/^t (\d+)$/gm)).toBe(2 * calls);
   });
 
   test('quantize() picks the bucket DTrace picks for every power-of-two edge', () => {

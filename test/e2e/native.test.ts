@@ -188,6 +188,11 @@ describe('maps', () => {
     expect(native.mapDelete(fd, u64(2000n))).toBe(false);
     expected.delete(2000n);
     const value = Buffer.alloc(8);
+    // Lookup-and-delete hands back the value the entry held as it went (trunc() carries it over).
+    native.mapUpdate(fd, u64(99n), u64(7n), BPF_NOEXIST);
+    expect(native.mapLookupAndDelete(fd, u64(99n), value)).toBe(true);
+    expect(value.readBigUInt64LE()).toBe(7n);
+    expect(native.mapLookupAndDelete(fd, u64(99n), value)).toBe(false);
     expect(native.mapLookup(fd, u64(2000n), value)).toBe(false);
     expect(native.mapLookup(fd, u64(3000n), value)).toBe(true);
     expect(value.readBigUInt64LE()).toBe(9n);
@@ -302,6 +307,8 @@ describe('perf output', () => {
     native.perfEventSetBpf(tp, progFd);
     const tp1 = track(native.perfEventOpen({ type: PERF_TYPE.TRACEPOINT, config: tracepointId, pid: -1, cpu: 0 }));
     expect(() => native.perfEventSetBpf(tp1, progFd)).toThrow(expect.objectContaining({ code: 'EEXIST' }));
+    // The kernel's count of skipped firings is readable (the consumer reports its growth).
+    expect(native.progRecursionMisses(progFd)).toBeGreaterThanOrEqual(0);
 
     // Run the getppid loop on the last CPU, away from the event's cpu 0.
     const lastCpu = native.possibleCpus() - 1;

@@ -25,6 +25,7 @@ import { emitGuard, emitTracepointArg, guardsOf } from './tracepoint-args.js';
 import { type AggregationMap, type EcbPlan, type MemLayout, ProbeTranslator, type TranslateEnv, TranslateError, roundUp } from './translate.js';
 import { taskFields, taskOffsets } from './kernel-types.js';
 import { aggInitialValue, aggIsKeyed } from './aggregate.js';
+import { AggOffsets, offsettable } from './agg-carry.js';
 import { UprobeSharing, type UprobeGroup } from './uprobe-share.js';
 import { attachUprobeMulti, attachUprobeMultiSkipping, BPF_TRACE_UPROBE_MULTI, emitPidFilter, emitUserArg, isUserArg, loadNopProgram, uprobeEvents, uprobeFailure, uprobeMultiSupported } from './uprobe.js';
 import { DispatchPlan } from './dispatch.js';
@@ -116,6 +117,9 @@ interface LoadedProbe {
 
 export class LinuxDevice implements Device {
   private fds: number[] = [];
+  /** Every probe program, for their recursion misses (recursionMisses()). */
+  private progFds: number[] = [];
+  private missesSeen = 0;
   private buffers: { cpu: number; fd: number; handle: number }[] = [];
   /** The bytes each CPU's buffer got when the kernel could not give bufsize (bufresize=auto). */
   bufsizeLowered?: number;
@@ -148,6 +152,8 @@ export class LinuxDevice implements Device {
   private spec: SpeculationMaps | undefined;
   /** Per-CPU map values hold one slot for each possible CPU, as the kernel counts them. */
   private ncpu = native.possibleCpus();
+  /** What clear() and trunc() took from each aggregation entry (agg-carry.ts). */
+  private aggOffsets = new AggOffsets(this.ncpu);
   private onlineCpus = cpuList('/sys/devices/system/cpu/online');
   private closed = false;
   /** Semaphores held up for probes that need them (SemaphoreHold), by process, file and offset. */
@@ -236,6 +242,7 @@ export class LinuxDevice implements Device {
     try {
       const prog = native.progLoad({ type: BPF_PROG_TYPE.RAW_TRACEPOINT, insns: lockWaitBeginProgram(fd, 1), license: 'GPL', name: 'dt_lockwait' });
       this.fds.push(prog);
+      this.progFds.push(prog);
       this.fds.push(native.rawTracepointOpen('contention_begin', prog));
     } catch (e) {
       throw new DeviceError(`lockstat: cannot follow lock:contention_begin: ${(e as Error).message}`);
@@ -252,6 +259,7 @@ export class LinuxDevice implements Device {
     try {
       const prog = native.progLoad({ type: BPF_PROG_TYPE.RAW_TRACEPOINT, insns: vtimeSwitchProgram(fd), license: 'GPL', name: 'dt_vtime' });
       this.fds.push(prog);
+      this.progFds.push(prog);
       this.fds.push(native.rawTracepointOpen('sched_switch', prog));
     } catch (e) {
       throw new DeviceError(`vtimestamp: cannot follow the scheduler's switches: ${(e as Error).message}`);
@@ -497,7 +505,9 @@ export class LinuxDevice implements Device {
 
   async wait(ms: number): Promise<void> {
     if (this.buffers.length === 0) return new Promise((r) => setTimeout(r, ms));
-    await native.waitReadable(this.buffers.map((b) => b.fd), ms);
+    // The buffers wake us only when a quarter full (openBuffers): a lone record -- exit()'s, a
+    // rare printf -- is found by waking at least every DRAIN_POLL_MS.
+    await native.waitReadable(this.buffers.map((b) => b.fd), Math.min(ms, DRAIN_POLL_MS));
   }
 
   drain(): CpuBuffer[] {
@@ -522,10 +532,13 @@ export class LinuxDevice implements Device {
     for (const { desc, map } of this.aggs) {
       const stride = roundUp(map.valueSize, 8);
       const value = Buffer.alloc(stride * ncpu);
-      const split = () => Array.from({ length: ncpu }, (_, c) => Buffer.from(value.subarray(c * stride, c * stride + map.valueSize)));
+      const split = (v: Buffer<ArrayBufferLike> = value) => Array.from({ length: ncpu }, (_, c) => Buffer.from(v.subarray(c * stride, c * stride + map.valueSize)));
       if (!map.keyed) {
-        const index = map.shared && 'index' in map.shared ? map.shared.index : 0;
-        if (native.mapLookup(map.fd, u32(index), value)) out.push({ id: desc.id, key: Buffer.alloc(0), perCpu: split() });
+        const index = u32(map.shared && 'index' in map.shared ? map.shared.index : 0);
+        if (native.mapLookup(map.fd, index, value)) {
+          this.aggOffsets.apply(map.fd, index, value, map.action);
+          out.push({ id: desc.id, key: Buffer.alloc(0), perCpu: split() });
+        }
         continue;
       }
       // A shared hash is read once, for all its aggregations: each entry's id ends its key.
@@ -533,14 +546,28 @@ export class LinuxDevice implements Device {
         if (hashesRead.has(map.fd)) continue;
         hashesRead.add(map.fd);
       }
+      const entry = (key: Buffer, v: Buffer<ArrayBufferLike>): AggregationEntry => map.shared
+        ? { id: Number(key.readBigUInt64LE(map.keySize)), key: key.subarray(0, map.keySize), perCpu: split(v) }
+        : { id: desc.id, key, perCpu: split(v) };
+      const present = new Set<string>();
       let key: Buffer | null = null;
       const next = Buffer.alloc(map.keySize + (map.shared ? 8 : 0));
       while (native.mapNextKey(map.fd, key, next)) {
         key = Buffer.from(next);
         if (!native.mapLookup(map.fd, key, value)) continue;
-        if (map.shared) out.push({ id: Number(key.readBigUInt64LE(map.keySize)), key: key.subarray(0, map.keySize), perCpu: split() });
-        else out.push({ id: desc.id, key, perCpu: split() });
+        this.aggOffsets.apply(map.fd, key, value, map.action);
+        const seen = this.aggOffsets.visibility(map.fd, key, value);
+        if (seen === 'delete') {
+          // Truncated and idle: free its space; a probe that raced the delete is carried over.
+          const had = native.mapLookupAndDelete(map.fd, key, value);
+          this.aggOffsets.truncate(map.fd, key, Buffer.alloc(value.length), had ? value : null, map.action);
+          continue;
+        }
+        present.add(AggOffsets.present(map.fd, key));
+        if (seen === 'show') out.push(entry(key, value));
       }
+      // What trunc() carried over for keys the kernel has not seen again.
+      for (const c of this.aggOffsets.carriedOnly(map.fd, present, map.action)) out.push(entry(c.key, c.value));
     }
     return out;
   }
@@ -556,6 +583,22 @@ export class LinuxDevice implements Device {
     const fresh = total - this.dvarDropsSeen;
     this.dvarDropsSeen = total;
     return fresh;
+  }
+
+  /**
+   * Firings of our programs the kernel skipped since the last call (bpf_prog_info's
+   * recursion_misses): a tracepoint, kprobe or perf-event program does not run while another
+   * runs on that CPU -- a tick's timer interrupt landing in a syscall probe under a storm.
+   */
+  recursionMisses(): number {
+    if (this.closed) return 0;
+    let total = 0;
+    for (const fd of this.progFds) {
+      try { total += native.progRecursionMisses(fd); } catch { /* closed meanwhile */ }
+    }
+    const fresh = total - this.missesSeen;
+    this.missesSeen = Math.max(total, this.missesSeen);
+    return Math.max(0, fresh);
   }
 
   /** A committed or discarded speculation the consumer is done with (speculation.ts). */
@@ -578,10 +621,20 @@ export class LinuxDevice implements Device {
   }
 
   /** clear(): every entry of aggregation `id` back to its initial value on every CPU; keys stay. */
-  clearAggregation(id: number): void {
+  clearAggregation(id: number, read: AggregationEntry[]): void {
     const agg = this.aggs.find((a) => a.desc.id === id);
     if (!agg) return;
     const { map } = agg;
+    if (!offsettable(map.action)) return this.resetAggregation(id, map);
+    // Zero what the consumer read; what probes added since stays (agg-carry.ts).
+    for (const e of read) {
+      if (e.id !== id) continue;
+      this.aggOffsets.clear(map.fd, this.fullAggKey(map, id, e.key), this.joinPerCpu(map, e.perCpu), map.action);
+    }
+  }
+
+  /** min() and max() cannot be offset: their entries go back to the start. */
+  private resetAggregation(id: number, map: AggregationMap): void {
     const init = this.perCpuInitial(map);
     if (!map.keyed) return native.mapUpdate(map.fd, u32(map.shared && 'index' in map.shared ? map.shared.index : 0), init, 0);
     for (const key of this.aggregationKeys(map)) {
@@ -590,18 +643,42 @@ export class LinuxDevice implements Device {
     }
   }
 
-  /** trunc(): remove these keys of aggregation `id` (a keyless one goes back to its start). */
-  removeAggregationKeys(id: number, keys: Buffer[]): void {
+  /** trunc(): remove these entries, as read, of aggregation `id` (a keyless one goes back to its start). */
+  removeAggregationKeys(id: number, read: AggregationEntry[]): void {
     const agg = this.aggs.find((a) => a.desc.id === id);
     if (!agg) return;
     const { map } = agg;
     if (!map.keyed) {
-      if (keys.length > 0) native.mapUpdate(map.fd, u32(map.shared && 'index' in map.shared ? map.shared.index : 0), this.perCpuInitial(map), 0);
-      return;
+      if (read.length === 0) return;
+      if (offsettable(map.action)) return this.clearAggregation(id, read);
+      return this.resetAggregation(id, map);
     }
+    for (const e of read) {
+      const key = this.fullAggKey(map, id, e.key);
+      if (!offsettable(map.action)) {
+        native.mapDelete(map.fd, key);
+        continue;
+      }
+      // Kept in the kernel, reading zero from what the consumer saw, hidden until it changes.
+      this.aggOffsets.hide(map.fd, key, this.joinPerCpu(map, e.perCpu), map.action);
+    }
+  }
+
+  /** An aggregation's key in its map: shared hashes end it with the aggregation's id. */
+  private fullAggKey(map: AggregationMap, id: number, key: Buffer): Buffer {
+    if (!map.keyed) return u32(map.shared && 'index' in map.shared ? map.shared.index : 0);
+    if (!map.shared) return key;
     const suffix = Buffer.alloc(8);
     suffix.writeBigUInt64LE(BigInt(id));
-    for (const key of keys) native.mapDelete(map.fd, map.shared ? Buffer.concat([key, suffix]) : key);
+    return Buffer.concat([key, suffix]);
+  }
+
+  /** Per-CPU values as the kernel lays them out: one stride apart. */
+  private joinPerCpu(map: AggregationMap, perCpu: Buffer[]): Buffer {
+    const stride = roundUp(map.valueSize, 8);
+    const all = Buffer.alloc(stride * this.ncpu);
+    perCpu.forEach((b, c) => { if (c < this.ncpu) b.copy(all, c * stride); });
+    return all;
   }
 
   private perCpuInitial(map: AggregationMap): Buffer {
@@ -641,6 +718,8 @@ export class LinuxDevice implements Device {
   private closeFd(fd: number): void {
     const i = this.fds.indexOf(fd);
     if (i >= 0) this.fds.splice(i, 1);
+    const p = this.progFds.indexOf(fd);
+    if (p >= 0) this.progFds.splice(p, 1);
     try { native.close(fd); } catch { /* ignore */ }
   }
 
@@ -654,9 +733,11 @@ export class LinuxDevice implements Device {
     const manual = this.opts.bufresize === 'manual';
     if (manual && pages < wanted) throw new DeviceError('bufsize: Cannot allocate memory');
     for (const cpu of this.tracedCpus) {
+      // Woken by a quarter of the ring, not by every record: a wake-up per event limited a
+      // printf storm to what the consumer could be woken for (issue 22).
       const fd = native.perfEventOpen({
         type: PERF_TYPE_SOFTWARE, config: PERF_COUNT_SW_BPF_OUTPUT, sampleType: PERF_SAMPLE_RAW,
-        wakeupEvents: 1, pid: -1, cpu,
+        wakeupWatermark: Math.max(pageSize, (pages * pageSize) / 4), pid: -1, cpu,
       });
       this.fds.push(fd);
       native.mapUpdate(eventsFd, u32(cpu), u32(fd), 0);
@@ -693,6 +774,7 @@ export class LinuxDevice implements Device {
     try {
       const fd = native.progLoad({ type, insns: plans ? sabotageForTest(insns, plans, this.settings.debug?.rejectClause) : insns, license: 'GPL', name: progName(probe), logLevel: this.settings.verbose ? 1 : 0, ...multi });
       this.fds.push(fd);
+      this.progFds.push(fd);
       // Each program's size and the verifier's processed instructions (DTRACE_BPF_STATS=1;
       // scripts/bench reports them beside the load time).
       if (this.settings.debug?.stats)
@@ -862,6 +944,9 @@ function needsTask(program: Program): boolean {
   return programDifos(program).some((d) => d.vartab.some((v) => v.id === D.DIF_VAR_PPID) ||
     d.insns.some((i) => i >>> 24 === D.DIF_OP_CALL && ((i >>> 8) & 0xffff) === D.DIF_SUBR_PROGENYOF));
 }
+
+/** The longest the trace loop sleeps with records possibly waiting below the buffers' watermark. */
+const DRAIN_POLL_MS = 10;
 
 function u32(v: number): Buffer {
   const b = Buffer.alloc(4);
