@@ -36,6 +36,7 @@ import { UprobeSharing, type UprobeGroup } from './uprobe-share.js';
 import { isGlob } from '../../providers/glob.js';
 import { attachUprobeMulti, attachUprobeMultiSkipping, BPF_TRACE_UPROBE_MULTI, emitPidFilter, emitUserArg, isUserArg, loadNopProgram, uprobeEvents, uprobeFailure, uprobeMultiSupported } from './uprobe.js';
 import { DispatchPlan, sharedInfoWords } from './dispatch.js';
+import { loadChain } from './chain.js';
 import { ERROR_AREA_SIZE, findErrorProbe, isErrorProbe } from './error-probe.js';
 import { type LoadAttempt, explainRejection, sabotageForTest } from './rejection.js';
 import { SpeculationMaps, usesSpeculations } from './speculation.js';
@@ -426,18 +427,26 @@ export class LinuxDevice implements Device {
           // A raw tracepoint program runs from bpf_trace_runN, called by the traced function.
           kernelStackSkip: probe.attach.kind === 'rawTracepoint' ? 2 : 0,
           ctxRegs: probe.attach.kind === 'profile',
+          chainable: !shared,
         },
         shared ? shared.loadArgs : argLoader(probe),
         probe.attach.kind !== 'dtrace',
       );
       let insns: Buffer;
+      const whole = translator();
       try {
-        insns = translator().translate(plans);
+        insns = whole.translate(plans);
       } catch (e) {
         if (e instanceof TranslateError) throw new DeviceError(`${e.message} (clause for ${describe(probe)})`);
         throw e;
       }
-      const progFd = this.load(probe, insns, plans, (ps) => translator().translate(ps));
+      // A program too long for one is loaded as a chain of shorter ones (chain.ts).
+      const progFd = whole.tooLong ? loadChain(plans, whole.clauseLengths, {
+        translate: (ps, link) => translator().translate(ps, link),
+        load: (code, ps, link) => this.load(probe, code, ps, (qs) => translator().translate(qs, link)),
+        progArray: (n) => this.map({ type: BPF_MAP_TYPE.PROG_ARRAY, keySize: 4, valueSize: 4, maxEntries: n, name: 'dt_chain' }),
+        setLink: (fd, i, prog) => native.mapUpdate(fd, u32(i), u32(prog), 0),
+      }) : this.load(probe, insns, plans, (ps) => translator().translate(ps));
       const lp = { probe, progFd, events: [] };
       if (shareUprobe) sharing.adopt(probe, clauses, progFd, values);
       else if (shared) dispatch.adopt(probe, clauses, progFd, values);
