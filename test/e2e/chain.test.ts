@@ -3,7 +3,7 @@
 // a real process firing the probe (test/e2e/progs/destr-victim.c calls getppid() every 20 ms).
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT, dtrace, gcc, kernelUnavailable } from '../helpers/run.js';
@@ -12,13 +12,16 @@ const skip = kernelUnavailable();
 let victimPath = '', scriptPath = '';
 const victims: ChildProcess[] = [];
 
+/** The victim's pid. Its output goes to a file: a pipe nobody drains while dtrace runs (spawnSync)
+ * fills up and stops it before the chain has loaded. */
 async function startVictim(): Promise<number> {
-  const child = spawn(victimPath, [], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const out = path.join(path.dirname(scriptPath), `victim-${victims.length}.out`);
+  const fd = openSync(out, 'w');
+  const child = spawn(victimPath, [], { stdio: ['ignore', fd, 'inherit'] });
+  closeSync(fd);
   victims.push(child);
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  while (!out.includes('\n')) await new Promise((r) => setTimeout(r, 10));
-  return Number(out.split(' ')[0]);
+  while (!readFileSync(out, 'utf8').includes('\n')) await new Promise((r) => setTimeout(r, 10));
+  return Number(readFileSync(out, 'utf8').split(' ')[0]);
 }
 
 const N = 60;
@@ -58,7 +61,7 @@ describe.skipIf(skip)(`a probe's clauses as a chain of programs${skip ? ` (skipp
 
   test(`${N} string clauses on one attached probe run in order, one firing, clause-locals shared`, async () => {
     const pid = await startVictim();
-    const r = withEnv({ DTRACE_BPF_STATS: '1' }, () => dtrace(['-q', '-s', scriptPath, String(pid)], { timeoutMs: 40_000 }));
+    const r = withEnv({ DTRACE_BPF_STATS: '1' }, () => dtrace(['-q', '-s', scriptPath, String(pid)], { timeoutMs: 110_000 }));
     expect(r.status, r.stderr).toBe(0);
     // More than one program was loaded for the probe (else this test shows nothing about chains).
     const programs = r.stderr.match(/BPF program for 'syscall:vmlinux:getppid:entry'/g) ?? [];
@@ -68,7 +71,7 @@ describe.skipIf(skip)(`a probe's clauses as a chain of programs${skip ? ` (skipp
   });
 
   test('a verifier rejection in a later link names its clause', () => {
-    const r = withEnv({ DTRACE_TEST_REJECT_CLAUSE: '50' }, () => dtrace(['-q', '-s', scriptPath, '1'], { timeoutMs: 40_000 }));
+    const r = withEnv({ DTRACE_TEST_REJECT_CLAUSE: '50' }, () => dtrace(['-q', '-s', scriptPath, '1'], { timeoutMs: 110_000 }));
     expect(r.stderr).toBe("dtrace: could not enable tracing: BPF program load for 'syscall:vmlinux:getppid:entry' failed: Permission denied: the verifier rejected clause #50 (syscall::getppid:entry): R6 !read_ok\n");
     expect(r.status).toBe(1);
   });
