@@ -9,14 +9,20 @@
 // attached. What clauses share lives in this CPU's scratch memory (clause-locals, the record
 // being built) or in maps, which a tail call keeps; exit() in one link stops the later ones'
 // clauses through the activity word as within one program. Nothing is added to a short probe's
-// program: a probe is chained only when its one program would pass LINK_INSNS instructions
+// program: a probe is chained only when its one program would pass CHAIN_ABOVE instructions
 // (before clean-up, which is then left to the links: the one program is not finished).
 
 import * as D from '../../dif/constants.js';
 import type { ChainLink, EcbPlan } from './translate.js';
 
-/** A probe's program longer than this (instructions) is cut into links of about this size. */
-export const LINK_INSNS = 32768;
+/** A probe's program longer than this (instructions, before clean-up) is cut into links. */
+export const CHAIN_ABOVE = 32768;
+/**
+ * A link's length: half of CHAIN_ABOVE, so that the verifier's own rewriting (inlined map
+ * lookups, ...) keeps every jump in a link within its 16-bit reach ("insn N cannot be patched
+ * due to 16-bit range" for 500 count() clauses in a 32k link).
+ */
+export const LINK_INSNS = 16384;
 /** The kernel follows at most 33 tail calls in a row; a dispatcher may have taken one. */
 const MAX_LINKS = 32;
 

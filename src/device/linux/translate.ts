@@ -23,7 +23,7 @@ import type { RecordDescription } from '../device.js';
 import type { DeviceDebug } from './device.js';
 import { RECORD_HEADER_SIZE } from '../../abi/records.js';
 import { translateCall } from './subroutines.js';
-import { LINK_INSNS } from './chain.js';
+import { CHAIN_ABOVE } from './chain.js';
 import { type SlotPlan, slotPlan } from './tstrings.js';
 import { disassemble } from './bpf-disasm.js';
 import { optimize } from './peephole.js';
@@ -312,7 +312,7 @@ export class ProbeTranslator {
     a.exit();
     emitErrorBlock(this, (p) => this.ecb(p), (off, size) => this.output(off, size));
     // Too long for one program: the caller loads it as a chain (chain.ts), so spare the clean-up.
-    if (!chain && env.chainable && plans.length > 1 && a.length > LINK_INSNS) {
+    if (!chain && env.chainable && plans.length > 1 && a.length > CHAIN_ABOVE) {
       this.tooLong = true;
       return Buffer.alloc(0);
     }
