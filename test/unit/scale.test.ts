@@ -1,11 +1,13 @@
 // Issue 13's pure parts: string temporaries' slots (tstrings.ts) and the culprit of a program
-// refused only with all its clauses together (rejection.ts).
+// refused only with all its clauses together (rejection.ts), and clauses cut into a chain of
+// programs (chain.ts).
 import { describe, expect, test } from 'vitest';
 import * as D from '../../src/dif/constants.js';
 import type { Difo } from '../../src/dif/difo.js';
 import { slotPlan } from '../../src/device/linux/tstrings.js';
 import { explainRejection } from '../../src/device/linux/rejection.js';
-import type { EcbPlan } from '../../src/device/linux/translate.js';
+import type { ChainLink, EcbPlan } from '../../src/device/linux/translate.js';
+import { LINK_INSNS, cutLinks, loadChain } from '../../src/device/linux/chain.js';
 
 const difo = (insns: number[]): Difo => ({ insns, inttab: [], strtab: Buffer.alloc(0), vartab: [], rtype: { kind: 0, ctfType: 0, flags: 0, size: 8 } } as unknown as Difo);
 const sets = (rd: number) => (D.DIF_OP_SETS << 24) | rd;
@@ -80,5 +82,42 @@ describe('string temporaries and pointers into them', () => {
       ret(4),
     ]));
     expect(plan.slotOf.get(12)).toBe(1);
+  });
+});
+
+describe('a chain of programs for one probe', () => {
+  test('consecutive clauses, each link within the budget; a clause longer than it is alone', () => {
+    expect(cutLinks([10, 10, 10, 10], 25)).toEqual([[0, 1], [2, 3]]);
+    expect(cutLinks([10, 40, 10], 25)).toEqual([[0], [1], [2]]);
+    expect(cutLinks([5], 25)).toEqual([[0]]);
+  });
+
+  test('links in clause order, each but the last calling the next; exit() in an earlier link is known', () => {
+    const plan = (epid: number, exit = false) =>
+      ({ epid, desc: { actions: exit ? [{ kind: D.DTRACEACT_EXIT }] : [] } }) as unknown as EcbPlan;
+    const plans = [plan(1), plan(2, true), plan(3), plan(4)];
+    const made: { epids: number[]; link: ChainLink }[] = [], set: [number, number][] = [];
+    let fd = 100;
+    const first = loadChain(plans, [LINK_INSNS / 2, LINK_INSNS / 2, LINK_INSNS / 2, LINK_INSNS], {
+      translate: (ps, link) => (made.push({ epids: ps.map((p) => p.epid), link }), Buffer.alloc(8)),
+      load: () => fd++,
+      progArray: (n) => (expect(n).toBe(3), 7),
+      setLink: (array, i, prog) => (expect(array).toBe(7), set.push([i, prog])),
+    });
+    expect(made.map((m) => m.epids)).toEqual([[1, 2], [3], [4]]);
+    expect(made.map((m) => m.link.next)).toEqual([1, 2, undefined]);
+    expect(made.map((m) => m.link.exitBefore)).toEqual([false, true, true]);
+    expect(first).toBe(100);
+    expect(set).toEqual([[1, 101], [2, 102]]);
+  });
+
+  test('no more links than the kernel follows tail calls: longer links then', () => {
+    const plans = Array.from({ length: 100 }, (_, i) => ({ epid: i + 1, desc: { actions: [] } }) as unknown as EcbPlan);
+    let links = 0;
+    loadChain(plans, plans.map(() => LINK_INSNS), {
+      translate: () => Buffer.alloc(8), load: () => 1, progArray: (n) => ((links = n), 2), setLink: () => {},
+    });
+    expect(links).toBeLessThanOrEqual(32);
+    expect(links).toBeGreaterThan(1);
   });
 });

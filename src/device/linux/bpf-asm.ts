@@ -32,6 +32,7 @@ export const HELPER = {
   ktime_get_ns: 5,
   get_prandom_u32: 7,
   get_smp_processor_id: 8,
+  tail_call: 12,
   get_current_pid_tgid: 14,
   get_current_uid_gid: 15,
   get_current_comm: 16,
@@ -46,7 +47,7 @@ export const HELPER = {
 
 export const BPF_PROG_TYPE = { KPROBE: 2, TRACEPOINT: 5, PERF_EVENT: 7, RAW_TRACEPOINT: 17 } as const;
 export const BPF_MAP_TYPE = {
-  HASH: 1, ARRAY: 2, PERF_EVENT_ARRAY: 4, PERCPU_HASH: 5, PERCPU_ARRAY: 6, LRU_HASH: 9,
+  HASH: 1, ARRAY: 2, PROG_ARRAY: 3, PERF_EVENT_ARRAY: 4, PERCPU_HASH: 5, PERCPU_ARRAY: 6, LRU_HASH: 9,
 } as const;
 export const BPF_F_CURRENT_CPU = 0xffffffff;
 export const BPF_NOEXIST = 1;

@@ -30,6 +30,7 @@ import { UprobeSharing, type UprobeGroup } from './uprobe-share.js';
 import { attachUprobeMulti, attachUprobeMultiSkipping, BPF_TRACE_UPROBE_MULTI, emitPidFilter, emitUserArg, isUserArg, loadNopProgram, uprobeEvents, uprobeFailure, uprobeMultiSupported } from './uprobe.js';
 import { DispatchPlan } from './dispatch.js';
 import { findErrorProbe, isErrorProbe } from './error-probe.js';
+import { loadChain } from './chain.js';
 import { type LoadAttempt, explainRejection, sabotageForTest } from './rejection.js';
 import { SpeculationMaps, usesSpeculations } from './speculation.js';
 import { cpuinfoTable, usesCpuinfo } from './cpuinfo.js';
@@ -343,18 +344,25 @@ export class LinuxDevice implements Device {
           id: probe.id, provider: probe.provider, module: probe.module, func: probe.func, name: probe.name, attach: probe.attach, args,
         }));
       const translator = () => new ProbeTranslator(
-        { ...env, ...probeEnv(probe, values.strings), shared: shared?.shared },
+        { ...env, ...probeEnv(probe, values.strings), shared: shared?.shared, chainable: !shared },
         shared ? shared.loadArgs : argLoader(probe),
         probe.attach.kind !== 'dtrace',
       );
       let insns: Buffer;
+      const whole = translator();
       try {
-        insns = translator().translate(plans);
+        insns = whole.translate(plans);
       } catch (e) {
         if (e instanceof TranslateError) throw new DeviceError(`${e.message} (clause for ${describe(probe)})`);
         throw e;
       }
-      const progFd = this.load(probe, insns, plans, (ps) => translator().translate(ps));
+      // A program too long for one is loaded as a chain of shorter ones (chain.ts).
+      const progFd = whole.tooLong ? loadChain(plans, whole.clauseLengths, {
+        translate: (ps, link) => translator().translate(ps, link),
+        load: (code, ps, link) => this.load(probe, code, ps, (qs) => translator().translate(qs, link)),
+        progArray: (n) => this.map({ type: BPF_MAP_TYPE.PROG_ARRAY, keySize: 4, valueSize: 4, maxEntries: n, name: 'dt_chain' }),
+        setLink: (fd, i, prog) => native.mapUpdate(fd, u32(i), u32(prog), 0),
+      }) : this.load(probe, insns, plans, (ps) => translator().translate(ps));
       if (shareUprobe) sharing.adopt(probe, clauses, progFd, values);
       else if (shared) dispatch.adopt(probe, clauses, progFd, values);
       else if (probe.attach.kind === 'dtrace') {

@@ -15,8 +15,8 @@ import { PROBE_INFO_WORDS, type MemLayout, type TranslateEnv } from './translate
 /** Fewer probes than this on one shared tracepoint attach to their own tracepoints instead. */
 export const MIN_DISPATCHED = 8;
 
-const BPF_MAP_TYPE_PROG_ARRAY = 3;
-const HELPER_TAIL_CALL = 12;
+const BPF_MAP_TYPE_PROG_ARRAY = BPF_MAP_TYPE.PROG_ARRAY;
+const HELPER_TAIL_CALL = HELPER.tail_call;
 
 export interface DispatchGroup {
   group: string;

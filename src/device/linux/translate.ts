@@ -23,6 +23,7 @@ import type { RecordDescription } from '../device.js';
 import type { DeviceDebug } from './debug.js';
 import { RECORD_HEADER_SIZE } from '../../abi/records.js';
 import { translateCall } from './subroutines.js';
+import { CHAIN_ABOVE } from './chain.js';
 import { type SlotPlan, slotPlan } from './tstrings.js';
 import { disassemble } from './bpf-disasm.js';
 import { optimize } from './peephole.js';
@@ -95,6 +96,15 @@ export interface AggregationMap {
    * array, or a keyed one's id, a u64 after the tuple (at keySize) in the hash's key.
    */
   shared?: { index: number } | { id: number };
+}
+
+/** This program's place in a chain of programs holding one probe's clauses (chain.ts). */
+export interface ChainLink {
+  progArrayFd: number;
+  /** The index of the next link in the program array; none for the last link. */
+  next?: number;
+  /** A clause of an earlier link has an exit() action. */
+  exitBefore: boolean;
 }
 
 export interface EcbPlan {
@@ -176,6 +186,8 @@ export interface TranslateEnv {
   cpu?: number | undefined;
   /** Developers' switches (LinuxDeviceOptions.debug). */
   debug?: DeviceDebug;
+  /** A program too long for one may be loaded as a chain of programs (chain.ts). */
+  chainable?: boolean;
 }
 
 export class TranslateError extends Error {
@@ -244,8 +256,14 @@ export class ProbeTranslator {
     private checkActivity: boolean,
   ) {}
 
-  translate(plans: EcbPlan[]): Buffer {
+  /**
+   * The program for `plans`. As one link of a chain (chain.ts), it tail-calls the program at
+   * `chain.next` of the chain's program array after its last clause, and knows whether a clause
+   * of an earlier link has an exit() action.
+   */
+  translate(plans: EcbPlan[], chain?: ChainLink): Buffer {
     const a = this.a, env = this.env, mem = env.mem;
+    if (chain?.exitBefore) this.exitBefore = true;
     const out = a.label('out');
     a.mov(R9, R1);
     if (env.cpu !== undefined) {
@@ -276,12 +294,28 @@ export class ProbeTranslator {
     const stackZeroing: number[] = [];
     for (let off = STACK_ZERO_FROM; off < 0; off += 8) stackZeroing.push(a.length), a.st(8, FP, off, 0);
 
-    for (const plan of plans) this.ecb(plan);
+    for (const plan of plans) {
+      const start = a.length;
+      this.ecb(plan);
+      this.clauseLengths.push(a.length - start);
+    }
+    if (chain?.next !== undefined) {
+      // The next link runs on the same context and CPU; clause-locals and tstrings live in mem.
+      a.mov(R1, R9);
+      a.ldMap(R2, chain.progArrayFd);
+      a.movImm(R3, chain.next);
+      a.call(HELPER.tail_call);
+    }
 
     a.place(out);
     a.movImm(R0, 0);
     a.exit();
     emitErrorBlock(this, (p) => this.ecb(p), (off, size) => this.output(off, size));
+    // Too long for one program: the caller loads it as a chain (chain.ts), so spare the clean-up.
+    if (!chain && env.chainable && plans.length > 1 && a.length > CHAIN_ABOVE) {
+      this.tooLong = true;
+      return Buffer.alloc(0);
+    }
     // Drop what this program does not use: published slots and args[] nobody reads, zeroing of
     // stack slots always written before they are read, and the dead code that leaves.
     const emitted = a.length;
@@ -296,6 +330,11 @@ export class ProbeTranslator {
       process.stderr.write(`dtrace: BPF program for probe ${env.probeId}: ${insns.length / 8} instructions (${removed} of ${emitted} removed)\n${disassemble(insns).join('\n')}\n`);
     return insns;
   }
+
+  /** Each clause's length in the program translate() made, before clean-up (chain.ts cuts by it). */
+  readonly clauseLengths: number[] = [];
+  /** translate() found the program too long for one and made none: load a chain (chain.ts). */
+  tooLong = false;
 
   /** Where the clause being translated ends (abandoning it records nothing more). */
   clauseNext: Label | undefined;
