@@ -29,6 +29,10 @@ import { traceTimers } from './timers.js';
 import { missingPrivileges } from './privileges.js';
 import { symbolizer } from '../sys/symbols.js';
 import { AddonUnavailableError, addonUnavailable } from '../device/native.js';
+import { RECORD_HEADER_SIZE } from '../abi/records.js';
+
+/** DTrace for Linux's least principal buffer: a smaller -b refuses the enabling. */
+const MIN_BUFSIZE = 64;
 
 
 /** dtrace(1)'s exit statuses. */
@@ -535,6 +539,14 @@ async function trace({ s, mode, compiled, registry, procs, output, signals, noti
     device.close();
     throw new Fatal('no probes matched');
   }
+  // A buffer smaller than the largest record (or than DTrace for Linux's least, 64 bytes) is
+  // refused; another size not a power-of-two number of pages is raised, and dtrace says so.
+  const largest = Math.max(MIN_BUFSIZE, ...enabled.probes.map((p) => RECORD_HEADER_SIZE + p.size));
+  if (bufsize < largest) {
+    device.close();
+    throw new Fatal('could not enable tracing: Enabling exceeds size of buffer');
+  }
+  if (LinuxDevice.ringSize(bufsize) !== bufsize) err(`bufsize increased to ${LinuxDevice.ringSize(bufsize)}\n`);
 
   const consumer = new Consumer(device, enabled, {
     quiet: isSet(options, 'quiet'), strsize, out: write, flush: output.flush, err, flowindent: isSet(options, 'flowindent'), options,

@@ -8,7 +8,7 @@
 // bpf_probe_read_kernel and faults on bad addresses). Messages are libdtrace's.
 
 import * as D from '../dif/constants.js';
-import { encodeLoad, encodeR } from '../dif/builder.js';
+import { encodeCall, encodeLoad, encodeR } from '../dif/builder.js';
 import type * as A from './ast.js';
 import { DifoGen, type Val, err } from './codegen.js';
 import { DtraceError } from './errors.js';
@@ -197,11 +197,31 @@ function indexPlace(g: DifoGen, e: A.Index): Place {
     if (c !== null && base.type.count > 0 && BigInt.asUintN(64, c) >= BigInt(base.type.count))
       throw err('D_ARR_BOUNDS', `index outside array bounds: ${BigInt.asUintN(64, c)}, max is ${base.type.count}`, e);
   }
-  const idx = g.expr(e.keys[0]);
+  let idx = g.expr(e.keys[0]);
+  if (base.type.kind === 'array' && base.type.count > 0 && constValue(e.keys[0], scope(g)) === null && isInteger(idx.type))
+    idx = boundIndex(g, idx, base.type.count, sizeOf(base.type.of), e);
   const sum = addPointer(g, '+', base, idx, e);
   const to = scope(g).pointee(sum.type) ?? { kind: 'void' };
   if (to.kind === 'void') throw err('D_DEREF_VOID', 'cannot dereference pointer to void', e);
   return { reg: sum.reg, type: to, bits: 0, bitOffset: 0, userland: sum.type.kind === 'pointer' && sum.type.userland === true };
+}
+
+/**
+ * A run-time index of a declared array checked against its bounds, as DTrace for Linux checks it
+ * (a BADINDEX fault, the ERROR probe's arg5 the index); illumos would read past the array.
+ */
+function boundIndex(g: DifoGen, idx: Val, count: number, size: number, at: A.Expression): Val {
+  const u64 = intType(8, false, 'uint64_t');
+  const n = g.alloc(at), sz = g.alloc(at);
+  g.b.setx(BigInt(count), n);
+  g.b.setx(BigInt(size), sz);
+  const vals: Val[] = [idx, { reg: n, type: u64 }, { reg: sz, type: u64 }];
+  g.pushTuple(vals);
+  for (const v of vals) g.release(v.reg);
+  const rd = g.alloc(at);
+  g.b.emit(encodeCall(D.DIF_SUBR_ARRAY_BOUND, rd));
+  g.flushTuple();
+  return { reg: rd, type: idx.type };
 }
 
 export function indexPointer(g: DifoGen, e: A.Index): Val {

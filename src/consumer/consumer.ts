@@ -52,6 +52,8 @@ export interface ConsumerOptions {
 export interface Drained {
   buffers: CpuBuffer[];
   readAt: bigint;
+  /** BEGIN's drain: its records print before what other probes (ERROR) recorded meanwhile. */
+  begin?: true;
 }
 
 export class Consumer {
@@ -98,14 +100,31 @@ export class Consumer {
 
   /** Drain every CPU buffer once and print what it held (or what `drained` took earlier). */
   consume(drained: Drained = this.drain()): void {
-    this.process(drained.buffers, drained.readAt);
+    this.process(drained.begin ? this.beginFirst(drained.buffers) : drained.buffers, drained.readAt);
     this.aggs.rememberProcesses();
   }
 
   /** Take what the buffers hold now, to print later with consume(): BEGIN's records. */
   drain(): Drained {
     const readAt = TemporalOrder.now();
-    return { buffers: this.device.drain(), readAt };
+    return { buffers: this.device.drain(), readAt, begin: true };
+  }
+
+  /**
+   * As dtrace(1) consumes BEGIN's buffer (dt_consume_begin): the BEGIN probe's records (and its
+   * faults) first, then the rest -- what an ERROR clause printed for a BEGIN fault comes after
+   * every BEGIN clause's output.
+   */
+  private beginFirst(buffers: CpuBuffer[]): CpuBuffer[] {
+    const isBegin = (raw: Buffer): boolean => {
+      let epid = raw.readUInt32LE(0);
+      if (epid === FAULT_EPID) epid = raw.readUInt32LE(RECORD_HEADER_SIZE);
+      const p = this.byEpid.get(epid)?.probe;
+      return p !== undefined && p.provider === 'dtrace' && p.name === 'BEGIN';
+    };
+    const first = buffers.map((b) => ({ ...b, records: b.records.filter(isBegin) }));
+    const rest = buffers.map((b) => ({ cpu: b.cpu, lost: 0, records: b.records.filter((r) => !isBegin(r)) }));
+    return [...first, ...rest.filter((b) => b.records.length > 0)];
   }
 
   /** The status check (at -x statusrate): dynamic variable and speculation drops, as DTrace reports them. */
@@ -340,6 +359,7 @@ export function faultMessage(code: number, addr: bigint): string {
   const msg = D.faultMessage(code);
   if (code === D.DTRACEFLT_BADADDR || code === D.DTRACEFLT_BADALIGN || code === D.DTRACEFLT_KPRIV || code === D.DTRACEFLT_UPRIV)
     return `${msg} (0x${addr.toString(16)})`;
+  if (code === D.DTRACEFLT_BADINDEX) return `${msg} (${addr})`; // the index, as DTrace for Linux says it
   return msg;
 }
 

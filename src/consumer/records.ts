@@ -70,7 +70,8 @@ export interface TraceOptions {
 
 /**
  * trace() of one value, as appended after the record prefix.  Integers are
- * printed in a field by record size (" %3d", " %5d", " %8d", " %16lld"; bare
+ * printed in a field by record size (" %3d", " %5d", " %10d", " %19lld", as DTrace for Linux
+ * widens illumos' " %8d" and " %16lld"; bare
  * when quiet), signed or unsigned as their type is, as DTrace for Linux prints
  * them (trace((int8_t)-1) is -1, trace((uint64_t)-1) 18446744073709551615).  Strings and other byte records go through the
  * string-or-hex-dump logic of dt_print_bytes with a field of -33.
@@ -81,7 +82,7 @@ export function formatTraceValue(v: Value, opts: TraceOptions = {}): string {
     case 'int': {
       const n = v.signed ? asSigned(v) : asUnsigned(v);
       if (quiet) return n.toString();
-      const width = { 1: 3, 2: 5, 4: 8, 8: 16 }[v.size];
+      const width = { 1: 3, 2: 5, 4: 10, 8: 19 }[v.size];
       return ' ' + pad(n.toString(), width);
     }
     case 'string':

@@ -306,7 +306,10 @@ export const DIF_SUBR_MEMSTR = 52; // FreeBSD: 50
 export const DIF_SUBR_SX_SHARED_HELD = 53; // FreeBSD: 47
 export const DIF_SUBR_SX_EXCLUSIVE_HELD = 54; // FreeBSD: 48
 export const DIF_SUBR_SX_ISEXCLUSIVE = 55; // FreeBSD: 49
-export const DIF_SUBR_MAX = 55;
+// The compiler's own check of a declared array's index (no D name): DTrace for Linux faults
+// with DTRACEFLT_BADINDEX there, where illumos reads past the array.
+export const DIF_SUBR_ARRAY_BOUND = 56;
+export const DIF_SUBR_MAX = 56;
 // Their names, prototypes and availability: src/dif/subroutines.ts.
 
 // ---------------------------------------------------------------------------------------------
@@ -574,6 +577,7 @@ const FAULT_MESSAGES: ReadonlyMap<number, string> = new Map<number, string>([
   [DTRACEFLT_TUPOFLOW, 'tuple stack overflow'],
   [DTRACEFLT_BADSTACK, 'bad stack'],
   [DTRACEFLT_BADSIZE, 'invalid size'],
+  [DTRACEFLT_BADINDEX, 'index out of bounds'],
   [DTRACEFLT_LIBRARY, 'library-level fault'],
 ]);
 

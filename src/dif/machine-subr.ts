@@ -629,6 +629,11 @@ const SUBROUTINES = new Map<number, Subr>([
   [D.DIF_SUBR_INET_NTOA6, (m, a) => inet(m, AF_INET6, arg(a, 0), true)],
   [D.DIF_SUBR_INET_NTOP, (m, a) => inet(m, Number(S64(arg(a, 0))), arg(a, 1))],
   [D.DIF_SUBR_JSON, json],
+  [D.DIF_SUBR_ARRAY_BOUND, (_m, a) => {
+    const size = arg(a, 2), off = U64(arg(a, 0) * size);
+    if (off >= U64(arg(a, 1) * size)) throw new FaultSignal(D.DTRACEFLT_BADINDEX, size === 0n ? off : off / size);
+    return arg(a, 0);
+  }],
   [D.DIF_SUBR_ALLOCA, (m, a) => m.allocScratch(arg(a, 0), 8)],
   [D.DIF_SUBR_BCOPY, bcopy],
   [D.DIF_SUBR_MEMSTR, memstr],

@@ -49,7 +49,8 @@ export class DifFault extends Error {
 export function faultText(fault: number, illval: bigint): string {
   const withAddress =
     fault === D.DTRACEFLT_BADADDR || fault === D.DTRACEFLT_BADALIGN || fault === D.DTRACEFLT_BADSTACK;
-  return withAddress ? `${D.faultMessage(fault)} (0x${U64(illval).toString(16)})` : D.faultMessage(fault);
+  if (withAddress) return `${D.faultMessage(fault)} (0x${U64(illval).toString(16)})`;
+  return fault === D.DTRACEFLT_BADINDEX ? `${D.faultMessage(fault)} (${U64(illval)})` : D.faultMessage(fault);
 }
 
 /** Raised inside an instruction; run() turns it into a DifFault with the instruction's offset. */

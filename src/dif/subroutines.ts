@@ -101,6 +101,9 @@ export const SUBROUTINES: readonly Subroutine[] = [
   { subr: D.DIF_SUBR_SX_SHARED_HELD, name: 'sx_shared_held', returns: 'int', args: ['struct sx *'], unavailable: SXLOCK },
   { subr: D.DIF_SUBR_SX_EXCLUSIVE_HELD, name: 'sx_exclusive_held', returns: 'int', args: ['struct sx *'], unavailable: SXLOCK },
   { subr: D.DIF_SUBR_SX_ISEXCLUSIVE, name: 'sx_isexclusive', returns: 'int', args: ['struct sx *'], unavailable: SXLOCK },
+  // array_bound(index, count, size): index, or a BADINDEX fault when index * size is not below
+  // count * size (unsigned); a name D cannot spell, as only the compiler emits it.
+  { subr: D.DIF_SUBR_ARRAY_BOUND, name: '<array bound>', returns: 'uint64_t', args: ['uint64_t', 'uint64_t', 'uint64_t'] },
 ];
 
 export const SUBROUTINE_BY_NAME: ReadonlyMap<string, Subroutine> = new Map(SUBROUTINES.map((s) => [s.name, s]));

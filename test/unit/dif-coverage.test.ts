@@ -509,6 +509,12 @@ describe('subroutines', () => {
     const m = new DifMachine({ rand: () => 0x1234n });
     expect(callInt('rand', [], m)).toBe(0x1234n);
   });
+  cover([subr('<array bound>'), flt(D.DTRACEFLT_BADINDEX)], 'a declared array index: kept inside, index out of bounds past it', () => {
+    expect(callInt('<array bound>', [4n, 5n, 4n])).toBe(4n);
+    expect(callFault('<array bound>', [5n, 5n, 4n])).toBe('index out of bounds (5)');
+    // -1 of an int array: the byte offset over the element size, as DTrace for Linux shows it.
+    expect(callFault('<array bound>', [U(-1n), 5n, 4n])).toBe('index out of bounds (4611686018427387903)');
+  });
   cover([subr('strlen'), flt(D.DTRACEFLT_BADADDR)], 'strlen; of NULL it is a bad address', () => {
     expect(callInt('strlen', [''])).toBe(0n);
     expect(callInt('strlen', ['hello'])).toBe(5n);
@@ -720,7 +726,7 @@ describe('coverage', () => {
   });
   test('every failure mode DTrace reports from DIF has a test', () => {
     const faults = [D.DTRACEFLT_BADADDR, D.DTRACEFLT_BADALIGN, D.DTRACEFLT_ILLOP, D.DTRACEFLT_DIVZERO,
-      D.DTRACEFLT_NOSCRATCH, D.DTRACEFLT_KPRIV, D.DTRACEFLT_TUPOFLOW];
+      D.DTRACEFLT_NOSCRATCH, D.DTRACEFLT_KPRIV, D.DTRACEFLT_TUPOFLOW, D.DTRACEFLT_BADINDEX];
     expect(faults.map(flt).filter((f) => !covered.has(f))).toEqual([]);
   });
 });

@@ -41,11 +41,11 @@ describe('probe header and record prefix', () => {
 });
 
 describe('trace() of integers', () => {
-  test('widths by size: 3, 5, 8, 16', () => {
+  test('widths by size: 3, 5, 10, 19 (DTrace for Linux; illumos has 8 and 16)', () => {
     expect(formatTraceValue(int(7, 1))).toBe('   7');
     expect(formatTraceValue(int(7, 2))).toBe('     7');
-    expect(formatTraceValue(int(7, 4))).toBe('        7');
-    expect(formatTraceValue(int(7, 8))).toBe('                7');
+    expect(formatTraceValue(int(7, 4))).toBe('          7');
+    expect(formatTraceValue(int(7, 8))).toBe('                   7');
   });
 
   test('signed or unsigned as the type is, whatever the size (as DTrace for Linux prints them)', () => {
@@ -53,9 +53,9 @@ describe('trace() of integers', () => {
     expect(formatTraceValue(int(-2, 1, false))).toBe(' 254');
     expect(formatTraceValue(int(-2, 2))).toBe('    -2');
     expect(formatTraceValue(int(-2, 2, false))).toBe(' 65534');
-    expect(formatTraceValue(int(-2, 4))).toBe('       -2');
+    expect(formatTraceValue(int(-2, 4))).toBe('         -2');
     expect(formatTraceValue(int(0xffffffff, 4, false))).toBe(' 4294967295');
-    expect(formatTraceValue(int(-2, 8))).toBe('               -2');
+    expect(formatTraceValue(int(-2, 8))).toBe('                  -2');
     expect(formatTraceValue(int(2n ** 64n - 1n, 8, false))).toBe(' 18446744073709551615');
   });
 
@@ -82,9 +82,9 @@ describe('trace() of strings and bytes', () => {
     const line = formatRecordLine(0, 1, '', 'BEGIN', [int(42, 4), str('hi'), int(-1, 8)]);
     expect(line).toBe(
       '  0      1                           :BEGIN ' +
-        '       42' +
+        '         42' +
         '  hi' + ' '.repeat(31) +
-        '               -1' +
+        '                  -1' +
         '\n',
     );
   });

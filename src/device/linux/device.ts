@@ -124,6 +124,15 @@ export class LinuxDevice implements Device {
   private buffers: { cpu: number; fd: number; handle: number }[] = [];
   /** The bytes each CPU's buffer got when the kernel could not give bufsize (bufresize=auto). */
   bufsizeLowered?: number;
+
+  /**
+   * The bytes a per-CPU buffer of `bufsize` gets: a perf ring is a power of two pages, so a size
+   * between two is raised to the next (dtrace(1) for Linux then says "bufsize increased to N").
+   */
+  static ringSize(bufsize: number): number {
+    const pageSize = native.pageSize();
+    return pageSize * 2 ** Math.ceil(Math.log2(Math.max(1, Math.ceil(bufsize / pageSize))));
+  }
   /**
    * Probes whose tracepoint went away between matching and attaching (another tool removed its
    * event): skipped, and dtrace(1) names them; when every probe went away, go() fails by name.
@@ -735,8 +744,9 @@ export class LinuxDevice implements Device {
     // A perf ring is a power of two pages, at most 2^20 of them. A size the kernel cannot give is
     // lowered by halves under bufresize=auto, as DTrace's kernel lowers it (dtrace(1) then says
     // "buffer size lowered to ..."); under bufresize=manual it fails the enabling.
+    // A size between two such is raised to the next (ringSize).
     const pageSize = native.pageSize();
-    const wanted = Math.max(1, 2 ** Math.floor(Math.log2(Math.max(4096, this.opts.bufsize) / pageSize)));
+    const wanted = LinuxDevice.ringSize(this.opts.bufsize) / pageSize;
     let pages = Math.min(wanted, MAX_RING_PAGES);
     const manual = this.opts.bufresize === 'manual';
     if (manual && pages < wanted) throw new DeviceError('bufsize: Cannot allocate memory');

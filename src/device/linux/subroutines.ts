@@ -1076,7 +1076,29 @@ function inetNtop(c: Call): void {
   a.place(done);
 }
 
+/**
+ * The compiler's check of a declared array's index (index, count, size): index, or DTrace for
+ * Linux's BADINDEX fault, its value the byte offset over the element size (so -1 of an int array
+ * shows as 2^62 - 1, as there).
+ */
+function arrayBound(c: Call): void {
+  const a = c.t.a;
+  arg(c, 0, R0), arg(c, 2, R2);
+  a.alu(ALU.MUL, R0, R2);
+  arg(c, 1, R1), a.alu(ALU.MUL, R1, R2);
+  const ok = a.label('bound.ok'), shown = a.label('bound.shown');
+  a.jmp(JMP.JLT, R0, R1, ok);
+  a.jmpImm(JMP.JEQ, R2, 0, shown);
+  a.alu(ALU.DIV, R0, R2);
+  a.place(shown);
+  c.t.fault(D.DTRACEFLT_BADINDEX, c.pc, R0, c.next);
+  a.place(ok);
+  arg(c, 0, R0);
+  c.t.putReg(R0, c.rd);
+}
+
 const SUBROUTINES: Partial<Record<number, Subroutine>> = {
+  [D.DIF_SUBR_ARRAY_BOUND]: arrayBound,
   [D.DIF_SUBR_RAND]: rand,
   [D.DIF_SUBR_SPECULATION]: (c) => emitSpeculationSubr(c.t, c.rd),
   [D.DIF_SUBR_COPYIN]: copyin,
