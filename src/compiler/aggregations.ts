@@ -44,6 +44,9 @@ const AGG_FUNCS: Record<string, { kind: number; min: number; max: number }> = {
   lquantize: { kind: D.DTRACEAGG_LQUANTIZE, min: 3, max: 5 },
   llquantize: { kind: D.DTRACEAGG_LLQUANTIZE, min: 5, max: 6 },
 };
+/** The aggregating functions' names. */
+export const AGG_FUNCTION_NAMES: ReadonlySet<string> = new Set(Object.keys(AGG_FUNCS));
+
 
 const LIBACTS: Record<string, number> = {
   clear: D.DT_ACT_CLEAR, trunc: D.DT_ACT_TRUNC, normalize: D.DT_ACT_NORMALIZE, denormalize: D.DT_ACT_DENORMALIZE,

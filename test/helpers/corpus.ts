@@ -435,4 +435,20 @@ export const NOT_COMPILING: readonly string[] = [
   'vars-key-mismatch.d', // D_PROTO_LEN: a[ ] prototype mismatch: 1 key passed, 2 expected
   'vars-undef-array.d', // D_VAR_UNDEF: counts has not yet been declared or assigned
   'vars-undef-tls.d', // D_VAR_UNDEF: self->never has not yet been declared or assigned
+  'front-err-syntax-assigned-no-peek.d', // D_SYNTAX
+  'front-err-syntax-builtin-no-peek.d', // D_SYNTAX
+  'front-err-syntax-func-no-peek.d', // D_SYNTAX
+  'front-err-syntax-ident-comment.d', // D_SYNTAX
+  'front-err-syntax-ident-eoi.d', // D_SYNTAX
+  'front-err-syntax-ident-newline.d', // D_SYNTAX
+  'front-err-syntax-ident-pred.d', // D_SYNTAX
+  'front-err-syntax-ident-rest-of-line.d', // D_SYNTAX
+  'front-err-syntax-ident-semicolon.d', // D_SYNTAX
+  'front-err-syntax-ident-tab.d', // D_SYNTAX
+  'front-err-syntax-keyword-no-peek.d', // D_SYNTAX
+  'front-err-syntax-member-no-peek.d', // D_SYNTAX
+  'front-err-syntax-string-adjacent.d', // D_SYNTAX
+  'front-err-syntax-vmlinux-struct-cast.d', // D_SYNTAX
+  'front-err-syntax-vmlinux-struct-sizeof.d', // D_SYNTAX
+  'lang-scope-vmlinux-var-decl.d', // D_SYNTAX
 ];
