@@ -481,4 +481,5 @@ export const NOT_COMPILING: readonly string[] = [
   'front-err-agg-trace-agg.d', // D_TRACE_DYN
   'front-err-self-array-decl-clause.d', // D_SYNTAX
   'front-err-this-decl-in-clause.d', // D_SYNTAX
+  'front-err-dtraceflt-library.d', // D_IDENT_UNDEF
 ];
