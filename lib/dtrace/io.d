@@ -92,3 +92,8 @@ translator fileinfo_t < struct file *F > {
 inline fileinfo_t fds[int fd] = xlate <fileinfo_t> (
     fd >= 0 && fd < curthread->files->fdt->max_fds ?
     curthread->files->fdt->fd[fd] : NULL);
+
+/* Block request flags DTrace for Linux's io.d names (values as the reference prints them). */
+inline int BIO_USER_MAPPED = 6;
+inline int REQ_SYNC = 2048;
+inline int REQ_WRITE = 1;

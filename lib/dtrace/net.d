@@ -10,6 +10,15 @@ typedef struct in6_addr in6_addr_t;
 inline int AF_INET = 2;
 inline int AF_INET6 = 10;
 
-/* A network probe's direction (arg7 of the tcp provider's probes). */
-inline int NET_PROBE_OUTBOUND = 0x00;
-inline int NET_PROBE_INBOUND = 0x01;
+/* Link and capture numbers and probe directions DTrace for Linux's net.d and pcap.d name (values as
+ * the reference prints them); the IPPROTO_ numbers are in ip.d. */
+inline int ARPHRD_ETHER = 1;
+inline int ARPHRD_INFINIBAND = 32;
+inline int NET_PROBE_INBOUND = 1;
+inline int NET_PROBE_OUTBOUND = 0;
+inline int PCAP_ETHER = 1;
+inline int PCAP_IP = 12;
+inline int PCAP_IPOIB = 242;
+inline int PCAP_NULL = 0;
+inline int PCAP_PPP = 9;
+inline int PCAP_WIFI = 105;

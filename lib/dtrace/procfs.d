@@ -173,3 +173,8 @@ translator lwpsinfo_t < struct task_struct *T > {
 
 inline psinfo_t *curpsinfo = xlate <psinfo_t *> (curthread);
 inline lwpsinfo_t *curlwpsinfo = xlate <lwpsinfo_t *> (curthread);
+
+/* Process stop flags DTrace for Linux's procfs.d names (values as the reference prints them). */
+inline int PR_DSTOP = 4;
+inline int PR_IDLE = 268435456;
+inline int PR_ISTOP = 2;

@@ -6,6 +6,13 @@
 // for included files keep their file name. `#pragma D ...` lines pass through cpp unchanged.
 
 import { spawnSync } from 'node:child_process';
+import { API_VERSION } from '../version.js';
+
+/** __SUNW_D_VERSION: the D version as DTrace encodes it (major << 24 | minor << 12 | micro). */
+const D_VERSION = (() => {
+  const [major = 0, minor = 0, micro = 0] = (/(\d+(?:\.\d+)*)$/.exec(API_VERSION)?.[1] ?? '0').split('.').map(Number);
+  return `0x${((major << 24) | (minor << 12) | micro).toString(16).padStart(8, '0')}`;
+})();
 
 export interface CppOptions {
   /** The cpp program (-x cpppath); "cpp" on PATH by default. */
@@ -16,27 +23,14 @@ export interface CppOptions {
   headers: boolean;
 }
 
-/** Macros DTrace defines for every preprocessed D program (the D compiler and the platform). */
-const PREDEFINED = ['-D__SUNW_D=1', '-D__SUNW_D_64', '-D__linux', '-D__unix'];
-
 /**
- * cpp runs with -undef: D is not GNU C, so none of the C compiler's own macros (__GNUC__, and with
- * it the __attribute__, __asm__ and __extension__ of system headers; nor `linux` and `unix`, which
- * would turn those words into 1) are defined. What system headers need to pick this machine's
- * definitions is defined instead: the operating system, the architecture and its data model.
+ * cpp's arguments as DTrace for Linux gives them (its -xcpppath command sees exactly these): the D
+ * compiler's macros, __GNUC__ undefined (so system headers drop their GNU C: __attribute__,
+ * __asm__, __extension__, inline functions) and -std=c99, whose strict ISO mode keeps glibc's
+ * headers to ISO declarations (<sys/types.h> then includes no byteswap functions). The C
+ * compiler's other macros (the architecture, __INT_LEAST8_TYPE__ for <stdint.h>) stay defined.
  */
-export function platformMacros(arch: string = process.arch): string[] {
-  const os = ['-D__linux__', '-D__unix__', '-D__ELF__', '-D__CHAR_BIT__=8'];
-  const lp64 = ['-D_LP64', '-D__LP64__'];
-  switch (arch) {
-    case 'x64': return [...os, ...lp64, '-D__x86_64__', '-D__x86_64', '-D__amd64__', '-D__amd64'];
-    case 'arm64': return [...os, ...lp64, '-D__aarch64__'];
-    case 'riscv64': return [...os, ...lp64, '-D__riscv', '-D__riscv_xlen=64'];
-    case 'ppc64': return [...os, ...lp64, '-D__powerpc64__', '-D__PPC64__'];
-    case 's390x': return [...os, ...lp64, '-D__s390x__', '-D__s390__'];
-    default: return os;
-  }
-}
+const PREDEFINED = ['-D__linux', '-D__unix', '-D__SVR4', '-D__SUNW_D=1', '-U__GNUC__', '-D__SUNW_D_64', '-D__Linux', '-std=c99'];
 
 export class CppError extends Error {}
 
@@ -44,8 +38,7 @@ export class CppError extends Error {}
 export function preprocess(text: string, opts: CppOptions): string {
   // An interpreter line (#!) means nothing to cpp: blank it, keeping the line count.
   const input = text.startsWith('#!') ? text.replace(/^[^\n]*/, '') : text;
-  // -ffreestanding: no implicit <stdc-predef.h>, whose markers would only confuse line numbers.
-  const argv = ['-xc', '-ffreestanding', '-undef', ...platformMacros(), ...PREDEFINED, ...opts.args, ...(opts.headers ? ['-H'] : []), '-'];
+  const argv = ['-xc', ...PREDEFINED, `-D__SUNW_D_VERSION=${D_VERSION}`, ...opts.args, ...(opts.headers ? ['-H'] : []), '-'];
   const r = spawnSync(opts.path ?? 'cpp', argv, { input, encoding: 'utf8', stdio: ['pipe', 'pipe', 'inherit'] });
   if (r.error || r.status !== 0) throw new CppError('Preprocessor failed to process input program');
   return r.stdout

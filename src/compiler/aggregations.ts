@@ -28,6 +28,8 @@ interface AggInfo {
   func: string;
   nkeys: number;
   keyTypes: DType[];
+  /** The line of its first assignment (D_AGG_REDEF names it). */
+  line: number;
   /** lquantize/llquantize: the packed parameters of the first use. */
   arg?: bigint;
 }
@@ -44,6 +46,9 @@ const AGG_FUNCS: Record<string, { kind: number; min: number; max: number }> = {
   lquantize: { kind: D.DTRACEAGG_LQUANTIZE, min: 3, max: 5 },
   llquantize: { kind: D.DTRACEAGG_LLQUANTIZE, min: 5, max: 6 },
 };
+/** The aggregating functions' names. */
+export const AGG_FUNCTION_NAMES: ReadonlySet<string> = new Set(Object.keys(AGG_FUNCS));
+
 
 const LIBACTS: Record<string, number> = {
   clear: D.DT_ACT_CLEAR, trunc: D.DT_ACT_TRUNC, normalize: D.DT_ACT_NORMALIZE, denormalize: D.DT_ACT_DENORMALIZE,
@@ -61,7 +66,11 @@ export class AggregationCodegen {
   assign(target: A.Aggregation, asg: A.Assignment, actions: ActionDescription[]): void {
     const name = target.name;
     const shown = aggShown(name);
-    if (asg.op !== '=') throw err('D_AGG_FUNC', `${shown} must be assigned the result of an aggregating function`, asg);
+    // `@a += 1` is a compound assignment to a variable, which @a is not; `@a[k] += 1` one to
+    // an element of no known size (dt_cook_op2).
+    if (asg.op !== '=' && (target.keys?.length ?? 0) > 0)
+      throw err('D_OP_VFPTR', `operator ${asg.op} requires left-hand scalar operand of known size`, asg);
+    if (asg.op !== '=') throw err('D_VAR_UNDEF', `${shown} has not yet been declared or assigned`, asg);
     const call = asg.value;
     if (call.kind !== 'Call' || call.callee.kind !== 'Identifier' || !(call.callee.name in AGG_FUNCS))
       throw err('D_AGG_FUNC', `${shown} must be assigned the result of an aggregating function`, asg);
@@ -76,12 +85,13 @@ export class AggregationCodegen {
     const keys = target.keys ?? [];
     let info = this.aggs.get(name);
     if (!info) {
-      info = { id: this.aggs.size + 1, func, nkeys: keys.length, keyTypes: [] };
+      info = { id: this.aggs.size + 1, func, nkeys: keys.length, keyTypes: [], line: asg.line };
       this.aggs.set(name, info);
-    } else if (info.func !== func) {
-      throw err('D_AGG_REDEF', `aggregation redefined: ${shown}\n\t current: ${func}( )\n\tprevious: ${info.func}( )`, asg);
     } else if (info.nkeys !== keys.length) {
-      throw err('D_AGG_REDEF', `${shown} key signature mismatch: ${keys.length} keys used, ${info.nkeys} declared`, asg);
+      const n = keys.length;
+      throw err('D_PROTO_LEN', `${shown}[ ] prototype mismatch: ${n} key${n === 1 ? '' : 's'} passed, ${info.nkeys} expected`, asg);
+    } else if (info.func !== func) {
+      throw err('D_AGG_REDEF', `aggregation redefined: ${shown}\n\t current: ${shown} = ${func}( )\n\tprevious: ${shown} = ${info.func}( ) : line ${info.line}`, asg);
     }
 
     // Parameters first: they are checked before any code is generated, as DTrace does.
@@ -114,6 +124,15 @@ export class AggregationCodegen {
       actions.push(plain(D.DTRACEACT_DIFEXPR, g.finish(v, v.type)));
     }
     if (info.keyTypes.length === 0) info.keyTypes = keyTypes;
+    else {
+      // A string key where the first use had another type (or the reverse) is refused, as
+      // dt_node_is_argcompat refuses it for any keyed variable.
+      keyTypes.forEach((t, i) => {
+        const want = info.keyTypes[i];
+        if (want && (want.kind === 'string') !== (t.kind === 'string'))
+          throw err('D_PROTO_ARG', `${shown}[ ] key #${i + 1} is incompatible with prototype:\n\tprototype: ${typeName(want)}\n\t      key: ${typeName(t)}`, keys[i]);
+      });
+    }
 
     let ntuple = keys.length;
     if (incr) {

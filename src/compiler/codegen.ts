@@ -144,6 +144,10 @@ export class CodeGenerator {
       this.aggregations.assign(e.target, e, actions);
       return;
     }
+    // `@a[k];` alone, or `@a;` once declared: dt_cook_clause's null-effect check (an undeclared
+    // `@a;` fails first as an unknown name).
+    if (e.kind === 'Aggregation' && ((e.keys?.length ?? 0) > 0 || this.aggregations.declared(e.name)))
+      throw err('D_AGG_NULL', `expression has null effect: ${e.name === '_' ? '@' : `@${e.name}`}`, e);
     // An expression evaluated for its side effects.
     const g = new DifoGen(this, this.opts);
     const v = g.expr(e);

@@ -14,6 +14,9 @@ import { DtraceError } from './errors.js';
 import { DEFAULT_LIBRARY_DIR, libraryFiles, libraryNeeded, loadLibrary } from './library.js';
 import { KEYWORDS } from './lexer.js';
 import { DIF_VAR_BY_NAME } from '../dif/constants.js';
+import { ACTION_PROTOTYPES, SUBROUTINE_BY_NAME } from '../dif/subroutines.js';
+import { BUILTIN_IDENTS } from './ctypes.js';
+import { AGG_FUNCTION_NAMES } from './aggregations.js';
 import { defineTranslator } from './translators.js';
 import {
   clauseAttributes, DEF_ATTR, descriptionAttributes, MAX_ATTR, minAttr, providerAttributes, stabilityReport, statementReport,
@@ -102,6 +105,7 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
       const ast = parse(source.text, {
         file: source.kind === 's' ? source.name : undefined, probeSpec: source.kind !== 's' || isSet(opts.options, 'pspec'),
         isTypeName: (n) => cg.types.isTypeName(n),
+        isKnownName: (n) => isKnownName(cg, n),
       });
       rejectFloatConstants(ast);
       for (const item of ast.items) {
@@ -377,4 +381,10 @@ function syscallAlias(p: ProbeDescription, registry: ProbeRegistry): string {
   const alias = { ...p, function: `new${p.function}` };
   if (registry.match(alias).length === 0) return '';
   return `: on this kernel that system call is named new${p.function} (try ${describe(alias)})`;
+}
+
+/** Is this name one D's global identifier table has (libdtrace's pcb_globals) before the script's own? */
+function isKnownName(cg: CodeGenerator, n: string): boolean {
+  return BUILTIN_IDENTS.has(n) || SUBROUTINE_BY_NAME.has(n) || ACTION_PROTOTYPES.has(n) || AGG_FUNCTION_NAMES.has(n)
+    || cg.global(n) !== undefined || cg.types.inlines.has(n) || cg.types.enumerators.has(n);
 }

@@ -28,6 +28,11 @@ export interface ParseOptions {
   file?: string;
   /** Extra type names (e.g. kernel typedefs from BTF) to treat as types in casts and declarations. */
   isTypeName?: (name: string) => boolean;
+  /**
+   * Names D already knows as identifiers (built-in variables, functions, actions, globals,
+   * inlines): DTrace's lexer looks past other identifiers, which shows in a syntax error's text.
+   */
+  isKnownName?: (name: string) => boolean;
 }
 
 /** Typedefs every D program knows (libdtrace's built-in C definitions). */
@@ -51,7 +56,6 @@ const UNARY_KINDS = new Set([
   'SizeofExpression', 'Stringof', 'Offsetof', 'Xlate',
 ]);
 
-const SOU_SCOPE = /`(struct|union|enum)$/;
 
 interface Specifiers {
   storage: A.StorageClass | null;
@@ -231,7 +235,6 @@ class DParser extends EmbeddedActionsParser {
   private identIsType(i: number): boolean {
     const t = this.LA(i);
     if (!this.is(t, L.Identifier)) return false;
-    if (SOU_SCOPE.test(t.image)) return true;
     if (!this.isTypeName(t.image)) return false;
     // A type name followed by ++, --, [ or = is taken as a variable (dt_lex.l id_or_type).
     const next = this.LA(i + 1).tokenType;
@@ -247,7 +250,7 @@ class DParser extends EmbeddedActionsParser {
    */
   private parenthesizedType(): boolean {
     const t = this.LA(2);
-    if (!this.is(t, L.Identifier) || SOU_SCOPE.test(t.image)) return this.startsType(2);
+    if (!this.is(t, L.Identifier)) return this.startsType(2);
     if (this.variableNames.has(t.image) || !this.identIsType(2)) return false;
     let i = 3;
     while (this.is(this.LA(i), L.Star) || this.is(this.LA(i), L.QualifierKw)) i++;
@@ -813,28 +816,10 @@ class DParser extends EmbeddedActionsParser {
           {
             ALT: () => {
               const t = this.CONSUME(L.Identifier);
-              let tag: IToken | null = null;
-              let members: A.StructMember[] | null = null;
-              let enumerators: A.Enumerator[] | null = null;
-              // `vmlinux`struct task_struct`: a module-scoped struct, union or enum reference.
-              this.OPTION({
-                GATE: () => SOU_SCOPE.test(t.image),
-                DEF: () => {
-                  tag = this.CONSUME2(L.Identifier);
-                },
-              });
+              // `vmlinux`struct task_struct` is one identifier to DTrace's lexer, not a type, so
+              // the word after it is a syntax error there (`struct vmlinux`task_struct` is the form).
               this.ACTION(() => {
-                const m = SOU_SCOPE.exec(t.image);
-                if (m === null) {
-                  state.specifier = { kind: 'TypedefName', ...pos(t), ...scoped(t.image) };
-                  return;
-                }
-                if (tag === null) throw syntaxError(this.LA(1));
-                const module = moduleName(t.image.slice(0, m.index));
-                const tagName = (tag as IToken).image;
-                state.specifier = m[1] === 'enum'
-                  ? { kind: 'EnumType', ...pos(t), tag: tagName, module, enumerators }
-                  : { kind: 'StructType', ...pos(t), union: m[1] === 'union', tag: tagName, module, members };
+                state.specifier = { kind: 'TypedefName', ...pos(t), ...scoped(t.image) };
               });
             },
           },
@@ -1395,14 +1380,17 @@ export function parse(source: string, fileOrOptions?: string | ParseOptions, mor
       items = parser.program();
       if (parser.errors.length > 0) {
         const t = parser.errors[0].token;
-        failure = tokenFailure(t, source, control.marks);
-        castHint(failure.error, t, lexed.tokens);
+        const at = adjacentWords(t, lexed.tokens);
+        failure = tokenFailure(at, source, control.marks);
+        castHint(failure.error, at, lexed.tokens);
+        identifierNear(failure.error, at, lexed.tokens, source, options.isKnownName);
       }
     } catch (e) {
       if (!(e instanceof DtraceError)) throw e;
       failure = AT_END.has(e) ? endFailure(source, control.marks) : { offset: offsetOfError(e, lexed.tokens), error: e };
       const t = lexed.tokens.find((x) => x.startOffset === failure!.offset);
       if (t) castHint(e, t, lexed.tokens);
+      if (t) identifierNear(e, t, lexed.tokens, source, options.isKnownName);
     }
 
     const newTypes = parser.declaredTypedefs.filter((n) => !scriptTypes.has(n));
@@ -1455,6 +1443,56 @@ function castHint(e: DtraceError, t: IToken, tokens: IToken[]): void {
   if (open === L.LBracket && k === i - 1) return; // `a[x]`: an index, not a type
   if (k === i - 1 && is(k - 2, L.Identifier)) return; // `f(x) y`: a call, not a cast
   e.hint = `${tokens[k].image} is not a known type name`;
+}
+
+/**
+ * `(a b ...`: Chevrotain fails at the '(' when no alternative fits, but DTrace's parser reads
+ * `(a` and fails at `b` (`sizeof (vmlinux`struct task_struct)`).
+ */
+function adjacentWords(t: IToken, tokens: IToken[]): IToken {
+  if (!tokenMatcher(t, L.LParen)) return t;
+  const i = tokens.indexOf(t);
+  const a = tokens[i + 1], b = tokens[i + 2];
+  if (a && b && tokenMatcher(a, L.Identifier) && tokenMatcher(b, L.Identifier)) return b;
+  return t;
+}
+
+/** Tokens after which DTrace's id_or_type() takes a new identifier for a variable and remembers it. */
+const IDENT_FOLLOWERS = new Set(['=', '[', ';', '++', '--', ',']);
+
+/**
+ * The text of a syntax error at an identifier, as DTrace for Linux prints it. Its id_or_type()
+ * peeks past an identifier it does not know yet (reading the white space, then putting back
+ * blanks and the newlines first), which leaves the token's text running on to the end of the line
+ * (`syntax error near "b + 1;"`), or to "end of input" when only white space follows. Names
+ * already known (built-ins, functions, globals, and identifiers an earlier peek saw assigned or
+ * declared) and member names after `->` or `.`, or tags after struct/union/enum, are not peeked past.
+ */
+function identifierNear(e: DtraceError, t: IToken, tokens: IToken[], source: string, known?: (n: string) => boolean): void {
+  if (e.tag !== ErrorTags.D_SYNTAX || e.message !== `syntax error near "${t.image}"` || e.hint !== undefined) return;
+  if (t.tokenType !== L.Identifier && t.tokenType !== L.OuterTypeName) return;
+  const i = tokens.indexOf(t);
+  const prev = i > 0 ? tokens[i - 1].image : '';
+  if (['->', '.', 'struct', 'union', 'enum'].includes(prev)) return;
+  if (known?.(t.image)) return;
+  for (let k = 0; k < i; k++) {
+    if (tokens[k].image === t.image && tokens[k].tokenType === t.tokenType && IDENT_FOLLOWERS.has(tokens[k + 1]?.image ?? '')) return;
+  }
+  let j = t.endOffset! + 1;
+  let blanks = 0;
+  let newlines = 0;
+  while (j < source.length && '\f\n\r\t\v '.includes(source[j])) {
+    if (source[j] === '\n') newlines++;
+    else blanks++;
+    j++;
+  }
+  if (j >= source.length) {
+    e.message = 'syntax error near end of input';
+    return;
+  }
+  const text = t.image + ' '.repeat(blanks) + '\n'.repeat(newlines) + source.slice(j);
+  const nl = text.indexOf('\n');
+  e.message = `syntax error near "${nl < 0 ? text : text.slice(0, nl)}"`;
 }
 
 /** A syntax error at end of input, on the line DTrace's lexer is at then (1 + newlines read). */

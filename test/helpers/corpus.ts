@@ -435,4 +435,51 @@ export const NOT_COMPILING: readonly string[] = [
   'vars-key-mismatch.d', // D_PROTO_LEN: a[ ] prototype mismatch: 1 key passed, 2 expected
   'vars-undef-array.d', // D_VAR_UNDEF: counts has not yet been declared or assigned
   'vars-undef-tls.d', // D_VAR_UNDEF: self->never has not yet been declared or assigned
+  'front-err-syntax-assigned-no-peek.d', // D_SYNTAX
+  'front-err-syntax-builtin-no-peek.d', // D_SYNTAX
+  'front-err-syntax-func-no-peek.d', // D_SYNTAX
+  'front-err-syntax-ident-comment.d', // D_SYNTAX
+  'front-err-syntax-ident-eoi.d', // D_SYNTAX
+  'front-err-syntax-ident-newline.d', // D_SYNTAX
+  'front-err-syntax-ident-pred.d', // D_SYNTAX
+  'front-err-syntax-ident-rest-of-line.d', // D_SYNTAX
+  'front-err-syntax-ident-semicolon.d', // D_SYNTAX
+  'front-err-syntax-ident-tab.d', // D_SYNTAX
+  'front-err-syntax-keyword-no-peek.d', // D_SYNTAX
+  'front-err-syntax-member-no-peek.d', // D_SYNTAX
+  'front-err-syntax-string-adjacent.d', // D_SYNTAX
+  'front-err-syntax-vmlinux-struct-cast.d', // D_SYNTAX
+  'front-err-syntax-vmlinux-struct-sizeof.d', // D_SYNTAX
+  'lang-scope-vmlinux-var-decl.d', // D_SYNTAX
+  'front-err-agg-anon-null.d', // D_IDENT_UNDEF
+  'front-err-agg-avg-two.d', // D_PROTO_LEN
+  'front-err-agg-count-arg.d', // D_PROTO_LEN
+  'front-err-agg-index-agg.d', // D_KEY_TYPE
+  'front-err-agg-key-count-change.d', // D_PROTO_LEN
+  'front-err-agg-key-count-fewer.d', // D_PROTO_LEN
+  'front-err-agg-key-none-then-one.d', // D_PROTO_LEN
+  'front-err-agg-key-one-then-none.d', // D_PROTO_LEN
+  'front-err-agg-key-type-change.d', // D_PROTO_ARG
+  'front-err-agg-key-type-second.d', // D_PROTO_ARG
+  'front-err-agg-key-type-str-int.d', // D_PROTO_ARG
+  'front-err-agg-keyed-minus-eq.d', // D_OP_VFPTR
+  'front-err-agg-max-noarg.d', // D_PROTO_LEN
+  'front-err-agg-mul-eq-declared.d', // D_VAR_UNDEF
+  'front-err-agg-null-declared-keys.d', // D_AGG_NULL
+  'front-err-agg-null-declared.d', // D_AGG_NULL
+  'front-err-agg-null-keyed.d', // D_AGG_NULL
+  'front-err-agg-null-stmt.d', // D_IDENT_UNDEF
+  'front-err-agg-plus-eq.d', // D_VAR_UNDEF
+  'front-err-agg-printf-agg.d', // D_PRINTF_ARG_TYPE
+  'front-err-agg-quantize-string.d', // D_AGG_SCALAR
+  'front-err-agg-redef-func.d', // D_AGG_REDEF
+  'front-err-agg-redef-keyed.d', // D_AGG_REDEF
+  'front-err-agg-redef-noerrtags.d', // error
+  'front-err-agg-redef-two-clauses.d', // D_AGG_REDEF
+  'front-err-agg-stddev-struct.d', // D_AGG_SCALAR
+  'front-err-agg-sum-string.d', // D_AGG_SCALAR
+  'front-err-agg-trace-agg.d', // D_TRACE_DYN
+  'front-err-self-array-decl-clause.d', // D_SYNTAX
+  'front-err-this-decl-in-clause.d', // D_SYNTAX
+  'front-err-dtraceflt-library.d', // D_IDENT_UNDEF
 ];

@@ -128,7 +128,7 @@ describe.skipIf(!haveBtf)(`kernel types from BTF${haveBtf ? '' : ' (skipped: the
   test('kernel sizes and scoped names resolve', () => {
     const btf = loadKernelBtf();
     const file = btf.sizeOf(btf.lookupCType('struct file')!.id);
-    expect(fire('BEGIN { trace(sizeof(struct file)); trace(sizeof(`vmlinux`struct file)); trace(sizeof(struct list_head)); }'))
+    expect(fire('BEGIN { trace(sizeof(struct file)); trace(sizeof(struct vmlinux`file)); trace(sizeof(struct list_head)); }'))
       .toEqual([BigInt(file), BigInt(file), 16n]);
     // kernel typedefs are type names in casts
     expect(fire('BEGIN { trace((u8)0x1ff); trace(sizeof(u64)); }')).toEqual([255n, 8n]);

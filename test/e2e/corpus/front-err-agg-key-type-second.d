@@ -1,0 +1,3 @@
+/* flags: -xerrtags */
+/* Agrees with the reference DTrace (output, error tag and message, exit status). */
+BEGIN { @a[1, 2] = count(); @a[1, "x"] = count(); exit(0); }

@@ -1,0 +1,4 @@
+/* flags: -xerrtags */
+/* Agrees with the reference DTrace (output, error tag and message, exit status). */
+BEGIN { x = 1 a
+ + 2; }
