@@ -135,7 +135,7 @@ describe('compiler options', () => {
 
   // Oracle DTrace 2.0.1's behaviour: a program of only pragmas and declarations is empty.
   test('-x empty lets a program have no clause; without it that is D_EMPTY', () => {
-    const empty = file('empty.d', '#pragma D option quiet\nint x;\n');
+    const empty = file('empty.d', '#pragma D option bufsize=8k\nint x;\n');
     const refused = dtrace(['-x', 'errtags', '-s', empty]);
     expect(refused.stderr).toBe(`dtrace: failed to compile script ${empty}: [D_EMPTY] line 3: empty D program translation unit\n`);
     expect(refused.status).toBe(1);
