@@ -12,7 +12,7 @@ import { formatBufferedPiece } from '../consumer/buffered.js';
 import type { BufferPolicyName } from '../consumer/bufpolicy.js';
 import { writeDof } from '../dof/writer.js';
 import { disassembleClauses } from '../dif/disasm.js';
-import { LinuxDevice, DeviceError, type DeviceDebug } from '../device/linux/device.js';
+import { LinuxDevice, DeviceError, BUFFER_TOO_SMALL, type DeviceDebug } from '../device/linux/device.js';
 import { probeRegistry, type ProbeRegistry } from '../providers/registry.js';
 import { listProbes, type ListSpec } from '../providers/listing.js';
 import { CUMULATIVE, isSet, numericOption, OptionError, optionValue, parseOptionValue } from '../options.js';
@@ -524,6 +524,10 @@ async function trace({ s, mode, compiled, registry, procs, output, signals, noti
   try {
     enabled = device.enable(dof);
   } catch (e) {
+    // DTrace has matched (and said so) before dtrace_go() finds a record too big for the buffer.
+    if (e instanceof DeviceError && e.message === BUFFER_TOO_SMALL) {
+      for (const m of compiled.matchMessages(compiled.program.ecbs.map((x) => registry.match(x.probe).length))) notice(m.replace(/^dtrace: /, ''));
+    }
     throw cannotEnable(e);
   }
 

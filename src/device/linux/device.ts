@@ -90,6 +90,11 @@ export interface DeviceDebug {
   vanish?: string;
 }
 
+/** The smallest buffer DTrace enables with (Oracle DTrace 2.0.1 refuses -b 63, takes -b 64). */
+const MIN_BUFSIZE = 64;
+/** DTrace's EDT_BUFTOOSMALL words. */
+export const BUFFER_TOO_SMALL = 'Enabling exceeds size of buffer';
+
 /**
  * The tracing options of a program, as its DOF carries them (-x and pragmas alike), with DTrace's
  * defaults from src/options.ts.
@@ -203,6 +208,12 @@ export class LinuxDevice implements Device {
     // Record layouts, per ECB description (the same for every probe it enables).
     const execnameKeys = execnameKeyPositions(program);
     const layouts = program.ecbs.map((ecb, i) => layoutEcb(program, i, strsize, execnameKeys));
+    // As DTrace, refuse a bufsize (as asked, before any rounding to pages) that one record, with
+    // its EPID and tag, would not fit, and any below 64 bytes -- before any kernel object exists.
+    const asked = numericOption(program.options, 'bufsize');
+    if (asked < Math.max(MIN_BUFSIZE, 8 + Math.max(0, ...layouts.map((l) => l.dataSize)))) {
+      throw new DeviceError(BUFFER_TOO_SMALL);
+    }
     const aggDescs = collectAggregations(program, layouts);
 
     // String table: every DIFO's strings and every enabled probe's names.
