@@ -32,7 +32,7 @@ export const INVALID_VALUE = 'Invalid value for specified option';
 type Kind = 'flag' | 'runtime' | 'size' | 'rate' | 'string' | 'enum' | 'version' | 'iregs' | 'lockmem' | 'oformat' | 'attribute';
 
 /** An option's kind, its words (enum), and DTrace's default where a stage reads it (as the map holds it). */
-interface OptionSpec { kind: Kind; values?: string[]; caseless?: boolean; default?: string }
+interface OptionSpec { kind: Kind; values?: string[]; caseless?: boolean; default?: string; min?: bigint }
 
 const OPTIONS: Record<string, OptionSpec> = {
   // compiler options
@@ -48,6 +48,7 @@ const OPTIONS: Record<string, OptionSpec> = {
   defaultargs: { kind: 'flag' },
   define: { kind: 'string' },
   dtypes: { kind: 'string' },
+  empty: { kind: 'flag' },
   errtags: { kind: 'flag' },
   evaltime: { kind: 'enum', values: ['exec', 'preinit', 'postinit', 'main'] },
   incdir: { kind: 'string' },
@@ -97,7 +98,8 @@ const OPTIONS: Record<string, OptionSpec> = {
   specsize: { kind: 'size', default: '32768' },
   stackframes: { kind: 'runtime', default: '20' },
   statusrate: { kind: 'rate' },
-  strsize: { kind: 'size', default: '256' },
+  // A string needs room for one character and its NUL: DTrace refuses 0 and 1.
+  strsize: { kind: 'size', default: '256', min: 2n },
   temporal: { kind: 'runtime' },
   ustackframes: { kind: 'runtime', default: '100' },
   // consumer options, which may change while tracing
@@ -266,7 +268,7 @@ function validateOption(name: string, value: string | null): [string, string] {
     }
     case 'size': {
       const s = value === null ? null : parseSize(value);
-      if (s === null) throw bad();
+      if (s === null || (opt.min !== undefined && s < opt.min)) throw bad();
       return [name, s.toString()];
     }
     case 'rate': {
@@ -316,6 +318,16 @@ function validateOption(name: string, value: string | null): [string, string] {
   }
 }
 
+/** What a #pragma D option fails with for an option only the command line may set. */
+export const BAD_OPTION_CONTEXT = 'Option cannot be used from within a D program';
+
+/** The preprocessor's and the loader's paths: set before a program is read, so never by its pragmas. */
+const COMMAND_LINE_ONLY = new Set(['cpphdrs', 'cpppath', 'ctfpath', 'define', 'incdir', 'ldpath', 'modpath', 'stdc', 'undef']);
+
+export function isCommandLineOnly(name: string): boolean {
+  return COMMAND_LINE_ONLY.has(name);
+}
+
 /** What dtrace_setopt() fails an option with while tracing runs, unless the option is dynamic. */
 export const TRACING_ACTIVE = 'Operation illegal when tracing is active';
 
@@ -328,7 +340,7 @@ const DYNAMIC = new Set([
 /** libdtrace's compile-time options (aggpercpu is one there): accepted while tracing, to no effect. */
 const COMPILE_TIME = new Set([
   'aggpercpu', 'amin', 'argref', 'core', 'cpp', 'cpphdrs', 'cpppath', 'ctfpath', 'ctypes', 'debug', 'defaultargs',
-  'define', 'dtypes', 'errtags', 'evaltime', 'incdir', 'iregs', 'kdefs', 'knodefs', 'late', 'lazyload', 'ldpath',
+  'define', 'dtypes', 'empty', 'errtags', 'evaltime', 'incdir', 'iregs', 'kdefs', 'knodefs', 'late', 'lazyload', 'ldpath',
   'libdir', 'linkmode', 'linktype', 'modpath', 'nolibs', 'pgmax', 'pspec', 'stdc', 'strip', 'syslibdir', 'tree',
   'tregs', 'udefs', 'undef', 'unodefs', 'verbose', 'version', 'zdefs',
 ]);

@@ -472,6 +472,7 @@ function compileSources(s: Settings, args: ParsedArgs, registry: ProbeRegistry, 
     if (e instanceof SourceError) {
       const mode = e.source.kind === 's' ? 'script' : 'probe';
       err(formatCompileError(e.error, { mode, source: e.source.name, errtags: isSet(options, 'errtags') }) + '\n');
+      if (e.error.hint && process.stderr.isTTY) err(`dtrace: ${e.error.hint}\n`);
       return null;
     }
     throw e;

@@ -25,7 +25,7 @@ import {
 import type { ProbeDescription, Program } from '../dof/program.js';
 import type { ProbeRegistry } from '../providers/registry.js';
 import { parseAttribute } from '../abi/stability.js';
-import { isSet, numericOption, parseOptionValue, OptionError } from '../options.js';
+import { isSet, numericOption, parseOptionValue, OptionError, isCommandLineOnly, BAD_OPTION_CONTEXT } from '../options.js';
 
 export type SourceKind = 'n' | 'P' | 'm' | 'f' | 'i' | 's';
 
@@ -63,6 +63,9 @@ export interface Compiled {
 }
 
 const FIELD: Record<Exclude<SourceKind, 's' | 'i'>, number> = { P: 0, m: 1, f: 2, n: 3 };
+
+/** The top-level items that make a translation unit non-empty. */
+const NONEMPTY = new Set(['Clause', 'InlineDefinition', 'TranslatorDefinition', 'ProviderDefinition']);
 
 export function compile(sources: Source[], opts: CompileOptions): Compiled {
   // The program's options: -x's, then its pragmas' over them. The DOF carries them to the device.
@@ -155,6 +158,11 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
         } else if (item.kind === 'Declaration' && item.declarators.some((d) => d.type.kind !== 'FunctionType')) {
           throw new DtraceError('D_UNSUPPORTED', 'declarations are not supported yet', { line: item.line });
         }
+      }
+      // A translation unit of only pragmas and declarations is empty to DTrace (they make no
+      // node of the program), and an error unless -x empty allows it.
+      if (!isSet(options, 'empty') && !ast.items.some((i) => NONEMPTY.has(i.kind))) {
+        throw new DtraceError('D_EMPTY', 'empty D program translation unit', { line: source.text.split('\n').length });
       }
       checkArgsReferenced(source, opts.macroArgs, argRefs, isSet(options, 'argref'));
     } catch (e) {
@@ -264,6 +272,7 @@ function pragma(p: A.Pragma, options: Map<string, string>, registry: ProbeRegist
       if (p.options.length > 1) fail('D_PRAGMA_MALFORM', 'superfluous arguments specified for #pragma option');
       const o = p.options[0]!;
       try {
+        if (isCommandLineOnly(o.name)) throw new OptionError(o.name, BAD_OPTION_CONTEXT);
         const [name, value] = parseOptionValue(o.name, o.value ?? null);
         options.set(name, value);
       } catch (e) {

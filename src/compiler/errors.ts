@@ -49,7 +49,10 @@ export class DtraceError extends Error {
   file?: string;
   /** Region such as "action list" or "predicate", printed as `in REGION:` when there is no line. */
   region?: string;
-  /** What this system lacks that caused the error (an unknown type name), printed after the message. */
+  /**
+   * What this system lacks that caused the error (an unknown type name). Never part of the
+   * message (DTrace's bytes): dtrace(1) prints it on a line of its own at a terminal only.
+   */
   hint?: string;
 
   constructor(tag: string, message: string, options: DtraceErrorOptions = {}) {
@@ -87,7 +90,7 @@ export function compileErrorMessage(err: DtraceError, mode: 'script' | 'probe', 
   } else if (err.region) {
     s += `in ${err.region}: `;
   }
-  return s + err.message + (err.hint ? `: ${err.hint}` : '');
+  return s + err.message;
 }
 
 /**

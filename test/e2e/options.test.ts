@@ -132,6 +132,18 @@ describe('compiler options', () => {
     expect(r.stderr).toMatch(/^DIFO 0x[0-9a-f]+ returns /m);
     expect(r.stderr).toBe(s.stderr);
   });
+
+  // Oracle DTrace 2.0.1's behaviour: a program of only pragmas and declarations is empty.
+  test('-x empty lets a program have no clause; without it that is D_EMPTY', () => {
+    const empty = file('empty.d', '#pragma D option bufsize=8k\nint x;\n');
+    const refused = dtrace(['-x', 'errtags', '-s', empty]);
+    expect(refused.stderr).toBe(`dtrace: failed to compile script ${empty}: [D_EMPTY] line 3: empty D program translation unit\n`);
+    expect(refused.status).toBe(1);
+    const allowed = dtrace(['-x', 'empty', '-s', empty]);
+    expect(allowed.stderr).toBe(`dtrace: script '${empty}' matched 0 probes\ndtrace: no probes matched\n`);
+    expect(allowed.status).toBe(1);
+    expect(dtrace(['-x', 'errtags', '-n', '']).stderr).toBe('dtrace: invalid probe specifier : [D_EMPTY] empty D program translation unit\n');
+  });
 });
 
 const skip = kernelUnavailable();

@@ -417,6 +417,9 @@ export const NOT_COMPILING: readonly string[] = [
   'lang-xlate-ptr.d', // D_ADDROF_VAR: cannot take address of dynamic variable
   'lang-xlate-self-output.d', // D_ADDROF_VAR: cannot take address of dynamic variable
   'no-match.d', // D_PDESC_ZERO: probe description syscall::nosuchcall:entry does not match any pro
+  'opt-err-empty.d', // D_EMPTY: empty D program translation unit
+  'opt-err-pragma-cmdline-only.d', // D_PRAGMA_OPTSET: incdir cannot be set from within a D program
+  'opt-err-strsize-min.d', // option: strsize=1 is too small
   'spec-err-agg.d', // D_AGG_SPEC: aggregating actions may not follow speculate( )
   'spec-err-commit-drec.d', // D_DREC_COMM: data-recording actions may not follow commit( )
   'spec-err-drec.d', // D_SPEC_DREC: speculate( ) may not follow data-recording action(s)
