@@ -14,6 +14,8 @@ command -v g++ >/dev/null 2>&1 || need+=(g++)
 ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need+=(postgresql)
 # libc's separate debug symbols (by build-id), so user stacks name libc's internal functions.
 dpkg -s libc6-dbg >/dev/null 2>&1 || need+=(libc6-dbg)
+# NATS with JetStream: the fleet's transport (dtraced and dtrace -x fleet; test/e2e/fleet.test.ts).
+command -v nats-server >/dev/null 2>&1 || need+=(nats-server)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "setup-system: missing ${need[*]}; run as root to install them" >&2

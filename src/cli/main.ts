@@ -108,7 +108,7 @@ function readSettings(args: ParsedArgs): Settings {
         if (name === 'libdir') s.libdirs.push(s.options.get('libdir')!); // as -L
         break;
       }
-      case 'n': case 'P': case 'm': case 'f': case 'i': case 's':
+      case 'n': case 'P': case 'm': case 'f': case 'i': case 's': case 'M':
         s.sources.push({ kind: letter, text: value! });
         break;
       default:

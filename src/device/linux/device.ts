@@ -73,6 +73,8 @@ interface TracingOptions {
 /** What the device is told besides the DOF. */
 export interface LinuxDeviceOptions {
   verbose: boolean; // the verifier's log on errors (-v, -x debug, -x bpflog)
+  /** RFD 2: the instance this device traces, probeinstance's value ('host' unless an agent names it). */
+  instance?: string;
   debug?: DeviceDebug;
 }
 
@@ -213,6 +215,7 @@ export class LinuxDevice implements Device {
         if (d && !difoStrtab.has(d)) difoStrtab.set(d, strtab.addBlock(d.strtab));
       }
     }
+    const instanceString = strtab.add(this.settings.instance ?? 'host');
     const probeStrings = new Map<number, { prov: number; mod: number; func: number; name: number }>();
     for (const { probe } of byProbe.values()) {
       probeStrings.set(probe.id, {
@@ -418,7 +421,7 @@ export class LinuxDevice implements Device {
       const translator = () => new ProbeTranslator(
         {
           memFd, globalsFd, strtabFd, eventsFd, mem, strsize, difoStrtab,
-          probeStrings: probeStrings.get(probe.id)!, providerPid: probe.perProcess !== undefined, probeId: probe.id, globals, writableGlobals,
+          probeStrings: probeStrings.get(probe.id)!, instanceString, providerPid: probe.perProcess !== undefined, probeId: probe.id, globals, writableGlobals,
           activityOffset: 0, exitStopsClauses: probe.attach.kind !== 'dtrace' || probe.name === 'BEGIN', aggregations, aggInitFd, aggDropsFd: this.aggDropsFd, task: needsTask ? taskOffsets() : null, walltimeOffsetNs,
           errno: probe.errno, vars, shared: shared?.shared, spec: this.spec?.env, errorProbe, cpu: this.opts.cpu, cpuinfoFd, vtime, debug: this.settings.debug,
           contextTask: probe.attach.kind === 'rawTracepoint' && probe.attach.taskArg !== undefined
