@@ -209,7 +209,8 @@ export class Consumer {
         this.opts.out(probeHeader());
         this.headerPrinted = true;
       }
-      line = recordPrefix(cpu, ep.probe.id, ep.probe.func, ep.probe.name);
+      // A fleet's records say which instance they come from: INSTANCE:FUNCTION:NAME.
+      line = recordPrefix(cpu, ep.probe.id, ep.probe.instance ? `${ep.probe.instance}:${ep.probe.func}` : ep.probe.func, ep.probe.name);
     }
     const recs = ep.records;
     let tracememSize = 0;
