@@ -96,8 +96,12 @@ async function trace(fleet: Fleet, instances: string[], compiled: Compiled, r: F
   };
   try {
     const enabled = device.result();
-    const on = ` on ${enabled.instances} instance${enabled.instances === 1 ? '' : 's'}`;
-    for (const m of compiled.matchMessages(enabled.matched)) r.notice(m.replace(/^dtrace: /, '') + on);
+    // Each description's message counts the instances where it matched something.
+    const perInstance = [...device.matchedOn.values()].map((m) => compiled.matchMessages(m).map((t) => !/ matched 0 probes$/.test(t)));
+    compiled.matchMessages(enabled.matched).forEach((m, i) => {
+      const n = perInstance.filter((hit) => hit[i]).length;
+      r.notice(`${m.replace(/^dtrace: /, '')} on ${n} instance${n === 1 ? '' : 's'}`);
+    });
     if (enabled.matched.reduce((a, b) => a + b, 0) === 0 && !isSet(options, 'zdefs')) throw new FleetError('no probes matched');
 
     const consumer = new Consumer(device, enabled, {

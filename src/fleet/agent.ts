@@ -134,7 +134,9 @@ export class Agent {
       case 'go':
         s.device.go(() => this.send(s, { buffers: nonEmpty(s.device.drain()) }));
         s.running = true;
-        void this.pump(s);
+        this.pump(s).catch((e: Error) => {
+          if (!s.done) this.end(s, `tracing failed: ${e.message}`);
+        });
         return { ok: true };
       case 'clear':
         s.device.clearAggregation(c.id);
@@ -157,7 +159,10 @@ export class Agent {
   private async pump(s: Session): Promise<void> {
     let lastSent = 0, lastAggs = 0;
     while (s.running && !s.done) {
-      await s.device.wait(100);
+      // stop() may close the device while this waits: then the wait fails, and the loop ends.
+      await s.device.wait(100).catch((e: Error) => {
+        if (s.running && !s.done) throw e;
+      });
       if (!s.running || s.done) break;
       const now = Date.now();
       const withAggs = now - lastAggs >= AGGREGATION_MS;

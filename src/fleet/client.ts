@@ -133,6 +133,8 @@ export class FleetDevice implements Device {
   private readonly probes: EnabledProbe[] = [];
   private aggregations: AggregationDescription[] = [];
   private matched: number[] = [];
+  /** Per instance: what each ECB description matched there. */
+  readonly matchedOn = new Map<string, number[]>();
   private pending: CpuBuffer[] = [];
   private dynDrops = 0;
   private aggDrops: { cpu: number; drops: number }[] = [];
@@ -156,6 +158,7 @@ export class FleetDevice implements Device {
     this.members.set(instance, { instance, epids, lastHeard: Date.now(), lost: false, ended: false, aggregations: [] });
     if (this.aggregations.length === 0) this.aggregations = r.aggregations;
     r.matched.forEach((n, i) => (this.matched[i] = (this.matched[i] ?? 0) + n));
+    this.matchedOn.set(instance, r.matched);
   }
 
   /** The merged enabling, and how many instances matched something. */
