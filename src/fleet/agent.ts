@@ -7,6 +7,7 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { connect, type Msg, type NatsConnection } from '@nats-io/transport-node';
+import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
 import { LinuxDevice } from '../device/linux/device.js';
 import { readDof } from '../dof/reader.js';
 import { isSet } from '../options.js';
@@ -38,6 +39,10 @@ interface Session {
 
 export class Agent {
   private nc!: NatsConnection;
+  private js!: JetStreamClient;
+  /** Messages not yet acknowledged by the stream, oldest first; one sender keeps their order. */
+  private readonly outbox: { subject: string; data: Uint8Array }[] = [];
+  private sending: Promise<void> | null = null;
   private readonly registry: ProbeRegistry = probeRegistry();
   private readonly sessions = new Map<string, Session>();
   private watchdog?: NodeJS.Timeout;
@@ -50,9 +55,10 @@ export class Agent {
   async start(): Promise<void> {
     const server = fleetServer(this.opts.url);
     this.nc = await connect({
-      servers: server.servers, name: `dtraced ${this.opts.instance}`, maxReconnectAttempts: -1,
+      servers: server.servers, name: `dtraced ${this.opts.instance}`, maxReconnectAttempts: -1, reconnectTimeWait: 250,
       ...(server.user !== undefined ? { user: server.user, pass: server.pass } : {}),
     });
+    this.js = jetstream(this.nc);
     const inst = this.opts.instance;
     this.nc.subscribe(DISCOVER, { callback: (_e, m) => void m.respond(encode(this.announcement())) });
     this.nc.subscribe(agentSubject(inst, 'list'), { callback: (_e, m) => this.reply(m, () => this.list(decode<ListRequest>(m.data))) });
@@ -85,7 +91,9 @@ export class Agent {
     } catch (e) {
       out = { error: (e as Error).message };
     }
-    m.respond(encode(out));
+    if (out instanceof Promise) {
+      out.then((v) => m.respond(encode(v)), (e: Error) => m.respond(encode({ error: e.message })));
+    } else m.respond(encode(out));
   }
 
   private list(req: ListRequest): ListReply {
@@ -124,7 +132,7 @@ export class Agent {
     return { enabled };
   }
 
-  private control(id: string, c: Control): ControlReply {
+  private control(id: string, c: Control): ControlReply | Promise<ControlReply> {
     const s = this.sessions.get(id);
     if (!s) return { error: `no enabling ${id} on instance ${this.opts.instance}` };
     s.lastHeartbeat = Date.now();
@@ -148,9 +156,10 @@ export class Agent {
         // END fires here; its records and the last aggregations travel in the reply.
         s.running = false;
         s.device.stop();
-        const final = this.message(s, true);
+        this.send(s, { ...this.message(s, true), final: true });
         this.end(s);
-        return { ok: true, final };
+        // Answered once the stream holds everything, END's records included.
+        return this.flushed().then(() => ({ ok: true as const }));
       }
     }
   }
@@ -186,7 +195,31 @@ export class Agent {
   }
 
   private send(s: Session, m: Omit<DataMessage, 'instance'>): void {
-    this.nc.publish(dataSubject(s.id), encode({ instance: this.opts.instance, ...m }));
+    this.outbox.push({ subject: dataSubject(s.id), data: encode({ instance: this.opts.instance, ...m }) });
+    this.sending ??= this.sendAll().finally(() => (this.sending = null));
+  }
+
+  /** Publish the outbox in order, each message until the stream acknowledges it (a server
+   * restart waits); a message whose stream is gone (its client deleted it) is dropped. */
+  private async sendAll(): Promise<void> {
+    while (this.outbox.length > 0) {
+      const m = this.outbox[0]!;
+      for (let tries = 0; ; tries++) {
+        try {
+          await this.js.publish(m.subject, m.data, { timeout: 2000 });
+          break;
+        } catch (e) {
+          if (/no stream|no responders/i.test((e as Error).message) && tries >= 20) break;
+          if (this.nc.isClosed()) return;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+      this.outbox.shift();
+    }
+  }
+
+  private async flushed(): Promise<void> {
+    while (this.sending) await this.sending;
   }
 
   private checkHeartbeats(): void {

@@ -4,13 +4,14 @@
 // instance's CPUs are more CPUs of the same aggregation).
 
 import { randomUUID } from 'node:crypto';
-import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { jetstream, jetstreamManager, StorageType, type ConsumerMessages } from '@nats-io/jetstream';
 import type {
   AggregationDescription, AggregationEntry, CpuBuffer, Device, EnabledProbe, EnableResult,
 } from '../device/device.js';
 import {
   agentSubject, controlSubject, dataSubject, decode, DISCOVER, encode, fleetServer, HEARTBEAT_MS, SILENCE_MS,
-  type Announcement, type Control, type ControlReply, type DataMessage, type EnableReply, type ListedProbe, type ListReply,
+  streamName, type Announcement, type Control, type ControlReply, type DataMessage, type EnableReply, type ListedProbe, type ListReply,
 } from './protocol.js';
 
 /** A failure the user sees as `dtrace: MESSAGE`. */
@@ -80,7 +81,16 @@ export class Fleet {
   /** Enable the DOF on these instances: one device over all of them. */
   async enable(instances: string[], dof: Buffer, destructive: boolean): Promise<FleetDevice> {
     const session = randomUUID();
+    // The enabling's data go through its own stream: agents publish until acknowledged, and a
+    // server restart keeps what it acknowledged.
+    try {
+      const jsm = await jetstreamManager(this.nc);
+      await jsm.streams.add({ name: streamName(session), subjects: [dataSubject(session)], storage: StorageType.File });
+    } catch (e) {
+      throw new FleetError(`fleet ${this.shown}: cannot create the enabling's stream: ${natsReason(e)}`);
+    }
     const device = new FleetDevice(this.nc, session);
+    await device.subscribe();
     const replies = await Promise.allSettled(instances.map((inst) =>
       this.request<EnableReply>(inst, agentSubject(inst, 'enable'), { session, dof: dof.toString('base64'), destructive })));
     const failed = replies.findIndex((r) => r.status === 'rejected' || 'error' in r.value);
@@ -121,6 +131,8 @@ interface Member {
   lastHeard: number;
   lost: boolean;
   ended: boolean;
+  /** Its last message (after stop) has arrived. */
+  final: boolean;
   aggregations: AggregationEntry[];
 }
 
@@ -139,13 +151,20 @@ export class FleetDevice implements Device {
   private dynDrops = 0;
   private aggDrops: { cpu: number; drops: number }[] = [];
   private wake: (() => void) | null = null;
-  private readonly sub: Subscription;
+  private messages?: ConsumerMessages;
   private heartbeat?: NodeJS.Timeout;
   /** Instances lost since the last call of lostInstances(). */
   private newlyLost: string[] = [];
 
-  constructor(private readonly nc: NatsConnection, private readonly session: string) {
-    this.sub = nc.subscribe(dataSubject(session), { callback: (_e, m) => this.receive(decode<DataMessage>(m.data)) });
+  constructor(private readonly nc: NatsConnection, private readonly session: string) {}
+
+  /** Read the enabling's stream in order (an ordered consumer: it resumes after a server restart). */
+  async subscribe(): Promise<void> {
+    const consumer = await jetstream(this.nc).consumers.get(streamName(this.session));
+    this.messages = await consumer.consume();
+    void (async () => {
+      for await (const m of this.messages!) this.receive(decode<DataMessage>(m.data));
+    })().catch(() => {});
   }
 
   add(instance: string, r: EnableResult): void {
@@ -155,7 +174,7 @@ export class FleetDevice implements Device {
       epids.set(ep.epid, epid);
       this.probes.push({ ...ep, epid, probe: { ...ep.probe, instance } });
     }
-    this.members.set(instance, { instance, epids, lastHeard: Date.now(), lost: false, ended: false, aggregations: [] });
+    this.members.set(instance, { instance, epids, lastHeard: Date.now(), lost: false, ended: false, final: false, aggregations: [] });
     if (this.aggregations.length === 0) this.aggregations = r.aggregations;
     r.matched.forEach((n, i) => (this.matched[i] = (this.matched[i] ?? 0) + n));
     this.matchedOn.set(instance, r.matched);
@@ -202,7 +221,8 @@ export class FleetDevice implements Device {
 
   private receive(d: DataMessage): void {
     const m = this.members.get(d.instance);
-    if (!m || m.lost) return;
+    if (!m || m.lost || m.final) return;
+    if (d.final) m.final = true;
     m.lastHeard = Date.now();
     this.take(m, d);
     if (d.ended) {
@@ -248,18 +268,28 @@ export class FleetDevice implements Device {
   async stopAll(): Promise<void> {
     clearInterval(this.heartbeat);
     const replies = await this.toAll({ op: 'stop' });
-    for (const r of replies) {
-      const m = this.members.get(r.instance)!;
-      if (r.reply && 'ok' in r.reply && r.reply.final) this.take(m, r.reply.final);
-      m.ended = true;
-    }
+    // Each stopped agent's last message is in the stream before its reply: wait to read it.
+    const stopped = replies.filter((r) => r.reply).map((r) => this.members.get(r.instance)!);
+    const start = Date.now();
+    while (stopped.some((m) => !m.final) && Date.now() - start < REQUEST_MS) await new Promise((r) => setTimeout(r, 20));
+    for (const m of this.members.values()) m.ended = true;
+    await this.release();
+  }
+
+  /** Stop reading and delete the enabling's stream. */
+  private async release(): Promise<void> {
+    await this.messages?.close().catch(() => {});
+    this.messages = undefined;
+    try {
+      await (await jetstreamManager(this.nc)).streams.delete(streamName(this.session));
+    } catch { /* gone with the server, or not permitted: it ages out */ }
   }
 
   /** Close the enabling on every instance that has it (enabling failed elsewhere, or a second ^C). */
   async closeAll(): Promise<void> {
     clearInterval(this.heartbeat);
     await this.toAll({ op: 'stop' });
-    this.sub.unsubscribe();
+    await this.release();
   }
 
   // Device

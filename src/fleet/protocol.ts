@@ -8,7 +8,9 @@
 //   dtrace.agent.INST.list              request: ListRequest -> ListReply (the probe catalogue)
 //   dtrace.agent.INST.enable            request: EnableRequest -> EnableReply
 //   dtrace.agent.INST.ctl.SESSION       request: Control -> ControlReply (go, stop, clear, trunc, heartbeat)
-//   dtrace.data.SESSION                 agent -> client: DataMessage (records, aggregations, drops, liveness)
+//   dtrace.data.SESSION                 agent -> client: DataMessage (records, aggregations, drops, liveness),
+//                                       through the JetStream stream DTRACE_SESSION the client creates:
+//                                       an agent sends each message until the server acknowledges it
 
 import type { AggregationEntry, CpuBuffer, EnableResult } from '../device/device.js';
 
@@ -61,7 +63,7 @@ export type Control =
   | { op: 'heartbeat' }
   | { op: 'clear'; id: number }
   | { op: 'trunc'; id: number; keys: string[] };
-export type ControlReply = { ok: true; final?: DataMessage } | { error: string };
+export type ControlReply = { ok: true } | { error: string };
 
 /** What an agent streams back. */
 export interface DataMessage {
@@ -73,7 +75,12 @@ export interface DataMessage {
   aggregationDrops?: { cpu: number; drops: number }[];
   /** The enabling is over on the agent (its client stopped heartbeating, or it failed). */
   ended?: string;
+  /** The last message of an enabling that stopped (END's records, the last aggregations). */
+  final?: boolean;
 }
+
+/** The JetStream stream of one enabling's data (a stream name has no dots or dashes). */
+export const streamName = (session: string): string => `DTRACE_${session.replace(/[^A-Za-z0-9_]/g, '_')}`;
 
 // JSON with Buffers (base64) and bigints (decimal strings), tagged.
 export function encode(value: unknown): Uint8Array {

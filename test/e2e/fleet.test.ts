@@ -41,6 +41,19 @@ async function until(what: string, ok: () => boolean, ms = 60_000): Promise<void
   }
 }
 
+/** nats-server with the test's configuration (again after a kill: the same port and store). */
+async function startServer(): Promise<void> {
+  const s = spawn(natsServer!, ['-c', path.join(work, 'nats.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  server = s;
+  started.push(s);
+  let slog = '';
+  s.stderr!.on('data', (d) => (slog += d));
+  await until('nats-server', () => {
+    if (s.exitCode !== null) throw new Error(`nats-server exited: ${slog}`);
+    return slog.includes('Server is ready');
+  });
+}
+
 function startAgent(name: string): Promise<void> {
   const child = spawn(path.join(ROOT, 'bin/dtraced'), ['-n', name, '-x', `fleet=${url('agent:agentpw@')}`], { stdio: ['ignore', 'ignore', 'pipe'] });
   started.push(child);
@@ -63,7 +76,7 @@ function workload(n: number): { pid: number; go: () => void; exited: Promise<voi
 }
 
 /** Count a workload's getppid calls per instance with `desc`; ends by SIGINT once it has exited. */
-async function countPerInstance(desc: string, n: number, extra: string[] = [], during?: () => Promise<void>) {
+async function countPerInstance(desc: string, n: number, extra: string[] = [], during?: () => Promise<void>, after?: () => Promise<void>) {
   const w = workload(n);
   const d = dtraceAsync(['-x', OPS(), '-n', `${desc} /pid == ${w.pid}/ { @[probeinstance] = count(); }`,
     '-n', 'BEGIN { printf("ready\\n"); }', ...extra]);
@@ -72,6 +85,7 @@ async function countPerInstance(desc: string, n: number, extra: string[] = [], d
   w.go();
   await w.exited;
   await new Promise((r) => setTimeout(r, 300));
+  if (after) await after();
   d.child.kill('SIGINT');
   return d.done;
 }
@@ -94,16 +108,12 @@ authorization {
     { user: agent, password: agentpw }
     { user: ops, password: opspw }
     { user: aonly, password: aonlypw, permissions: {
-        publish: { allow: ["dtrace.discover", "dtrace.agent.a.>", "_INBOX.>"] },
+        publish: { allow: ["dtrace.discover", "dtrace.agent.a.>", "_INBOX.>", "$JS.API.>"] },
         subscribe: { allow: ["_INBOX.>", "dtrace.data.>"] } } }
   ]
 }
 `);
-    server = spawn(natsServer!, ['-c', path.join(work, 'nats.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
-    started.push(server);
-    let slog = '';
-    server.stderr!.on('data', (d) => (slog += d));
-    await until('nats-server', () => slog.includes('Server is ready'));
+    await startServer();
     await Promise.all(['a', 'b', 'c'].map(startAgent));
   }, 120_000);
 
@@ -185,6 +195,20 @@ authorization {
     d.child.kill('SIGKILL');
     await until('c to end the enabling', () => /enabling \S+ ended: its client stopped heartbeating/.test(agents.get('c')!.log()), 30_000);
   }, 120_000);
+
+  test('a nats-server restart mid-run loses no record: counts stay exact', async () => {
+    const r = await countPerInstance('*:syscall::getppid:entry', 6, [], undefined, async () => {
+      const old = server!;
+      old.kill('SIGKILL');
+      await new Promise((res) => old.on('close', res));
+      await startServer();
+      // The agents and dtrace reconnect; the stream kept what it acknowledged.
+      await new Promise((res) => setTimeout(res, 2000));
+    });
+    expect(r.stderr).not.toMatch(/lost/);
+    expect(counts(r.stdout)).toEqual({ a: 6, b: 6, c: 6 });
+    expect(r.status).toBe(0);
+  }, 150_000);
 
   test('kill -9 of an agent mid-run: dtrace reports it lost and prints the others', async () => {
     const r = await countPerInstance('*:syscall::getppid:entry', 4, [], async () => {
