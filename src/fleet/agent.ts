@@ -26,6 +26,8 @@ export interface AgentOptions {
   log: (line: string) => void;
 }
 
+/** How long a message is offered to its stream before it is given up (a server that stays away). */
+const KEEP_UNACKED_MS = 30000;
 /** How often a running enabling's aggregations are sent. */
 const AGGREGATION_MS = 250;
 
@@ -35,14 +37,14 @@ interface Session {
   lastHeartbeat: number;
   running: boolean;
   done: boolean;
+  /** Messages the stream has not acknowledged yet, oldest first; one sender keeps their order. */
+  outbox: { data: Uint8Array; until: number }[];
+  sending: Promise<void> | null;
 }
 
 export class Agent {
   private nc!: NatsConnection;
   private js!: JetStreamClient;
-  /** Messages not yet acknowledged by the stream, oldest first; one sender keeps their order. */
-  private readonly outbox: { subject: string; data: Uint8Array }[] = [];
-  private sending: Promise<void> | null = null;
   private readonly registry: ProbeRegistry = probeRegistry();
   private readonly sessions = new Map<string, Session>();
   private watchdog?: NodeJS.Timeout;
@@ -127,7 +129,7 @@ export class Agent {
       throw e;
     }
     const id = /^[A-Za-z0-9-]+$/.test(req.session) ? req.session : randomUUID();
-    this.sessions.set(id, { id, device, lastHeartbeat: Date.now(), running: false, done: false });
+    this.sessions.set(id, { id, device, lastHeartbeat: Date.now(), running: false, done: false, outbox: [], sending: null });
     this.opts.log(`dtraced: ${this.opts.instance}: enabling ${id}: ${enabled.probes.length} probes`);
     return { enabled };
   }
@@ -159,7 +161,7 @@ export class Agent {
         this.send(s, { ...this.message(s, true), final: true });
         this.end(s);
         // Answered once the stream holds everything, END's records included.
-        return this.flushed().then(() => ({ ok: true as const }));
+        return this.flushed(s).then(() => ({ ok: true as const }));
       }
     }
   }
@@ -195,31 +197,36 @@ export class Agent {
   }
 
   private send(s: Session, m: Omit<DataMessage, 'instance'>): void {
-    this.outbox.push({ subject: dataSubject(s.id), data: encode({ instance: this.opts.instance, ...m }) });
-    this.sending ??= this.sendAll().finally(() => (this.sending = null));
+    s.outbox.push({ data: encode({ instance: this.opts.instance, ...m }), until: Date.now() + KEEP_UNACKED_MS });
+    s.sending ??= this.sendAll(s).finally(() => (s.sending = null));
   }
 
   /** Publish the outbox in order, each message until the stream acknowledges it (a server
    * restart waits); a message whose stream is gone (its client deleted it) is dropped. */
-  private async sendAll(): Promise<void> {
-    while (this.outbox.length > 0) {
-      const m = this.outbox[0]!;
-      for (let tries = 0; ; tries++) {
+  private async sendAll(s: Session): Promise<void> {
+    const subject = dataSubject(s.id);
+    while (s.outbox.length > 0) {
+      const m = s.outbox[0]!;
+      for (;;) {
         try {
-          await this.js.publish(m.subject, m.data, { timeout: 2000 });
+          await this.js.publish(subject, m.data, { timeout: 2000 });
           break;
         } catch (e) {
-          if (/no stream|no responders/i.test((e as Error).message) && tries >= 20) break;
+          // A stream its client deleted, or a server away for longer than KEEP_UNACKED_MS.
           if (this.nc.isClosed()) return;
+          if (Date.now() > m.until) {
+            this.opts.log(`dtraced: ${this.opts.instance}: enabling ${s.id}: a message was not acknowledged: ${(e as Error).message}`);
+            break;
+          }
           await new Promise((r) => setTimeout(r, 100));
         }
       }
-      this.outbox.shift();
+      s.outbox.shift();
     }
   }
 
-  private async flushed(): Promise<void> {
-    while (this.sending) await this.sending;
+  private async flushed(s: Session): Promise<void> {
+    while (s.sending) await s.sending;
   }
 
   private checkHeartbeats(): void {

@@ -161,7 +161,8 @@ export class FleetDevice implements Device {
   /** Read the enabling's stream in order (an ordered consumer: it resumes after a server restart). */
   async subscribe(): Promise<void> {
     const consumer = await jetstream(this.nc).consumers.get(streamName(this.session));
-    this.messages = await consumer.consume();
+    // Short pulls: after a server restart the consumer is made again within a second or two.
+    this.messages = await consumer.consume({ expires: 1000, idle_heartbeat: 500 });
     void (async () => {
       for await (const m of this.messages!) this.receive(decode<DataMessage>(m.data));
     })().catch(() => {});

@@ -197,14 +197,16 @@ authorization {
   }, 120_000);
 
   test('a nats-server restart mid-run loses no record: counts stay exact', async () => {
-    const r = await countPerInstance('*:syscall::getppid:entry', 6, [], undefined, async () => {
+    const restart = async () => {
       const old = server!;
       old.kill('SIGKILL');
       await new Promise((res) => old.on('close', res));
       await startServer();
       // The agents and dtrace reconnect; the stream kept what it acknowledged.
       await new Promise((res) => setTimeout(res, 2000));
-    });
+    };
+    // Before the workload (the enabling goes on after it) and after it (its records are kept).
+    const r = await countPerInstance('*:syscall::getppid:entry', 6, [], restart, restart);
     expect(r.stderr).not.toMatch(/lost/);
     expect(counts(r.stdout)).toEqual({ a: 6, b: 6, c: 6 });
     expect(r.status).toBe(0);
