@@ -8,6 +8,7 @@ const LAYERS = [
   ['cli'], // dtrace(1), dtrace-dofdump
   ['api'], // the library API (the package's main entry): handles, typed records, aggregations
   ['usdt'], // dtrace -h/-G: headers and objects for programs' own USDT providers
+  ['fleet'], // issue 18: the NATS wire, the agent (dtraced) and the fleet as one device
   ['consumer', 'compiler'], // the consumer drains the device and prints; the compiler writes DOF
   ['device'], // the kernel bridge: it decodes DOF alone and never sees the compiler
   ['providers'], // probes: names, arguments, how they attach

@@ -23,8 +23,17 @@ try {
   console.error('bundle: esbuild is not installed; dtrace runs from dist/ unbundled');
   process.exit(0);
 }
+// The fleet consumer (cli/fleet.js, with NATS) stays out of both: main.js imports it only when a
+// fleet is configured, from dist/ beside the bundle.
+const fleetOutside = {
+  name: 'fleet-outside',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/fleet\.js$/ }, (a) => ({ path: a.path, external: true }));
+  },
+};
 await esbuild.build({
   entryPoints: [path.join(cli, 'start.js')],
+  plugins: [fleetOutside],
   outfile: path.join(cli, 'start.bundle.mjs'),
   bundle: true,
   platform: 'node',
@@ -48,7 +57,7 @@ await esbuild.build({
   format: 'cjs',
   target: 'node20',
   define: { 'import.meta.url': JSON.stringify(pathToFileURL(path.join(cli, 'start.bundle.mjs')).href) },
-  plugins: [{
+  plugins: [fleetOutside, {
     name: 'chevrotain-inside',
     setup(build) {
       // chevrotain.ts finds and imports Chevrotain's own bundle at run time (top-level await,

@@ -16,6 +16,8 @@ ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need+=(postgresql)
 dpkg -s libc6-dbg >/dev/null 2>&1 || need+=(libc6-dbg)
 # Chromium, headless, draws dtrace-flamegraph's SVG in its test.
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+# NATS with JetStream: the fleet's transport (dtraced and dtrace -x fleet; test/e2e/fleet.test.ts).
+command -v nats-server >/dev/null 2>&1 || need+=(nats-server)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "setup-system: missing ${need[*]}; run as root to install them" >&2

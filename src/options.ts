@@ -87,6 +87,8 @@ const OPTIONS: Record<string, OptionSpec> = {
   cpu: { kind: 'runtime' },
   destructive: { kind: 'runtime' },
   dynvarsize: { kind: 'size', default: '1048576' },
+  // issue 18: the NATS server of a fleet of dtraced agents (nats://[user:pass@]host:port); also DTRACE_FLEET
+  fleet: { kind: 'string' },
   grabanon: { kind: 'runtime' },
   jstackframes: { kind: 'runtime', default: '50' },
   jstackstrsize: { kind: 'size', default: '512' },

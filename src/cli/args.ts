@@ -9,7 +9,7 @@
 export const OPTION_LETTERS: Record<string, boolean> = {
   3: true, 6: true,
   a: false, A: false, b: true, B: false, c: true, C: false, D: true, e: false, f: true, F: false, G: false,
-  h: false, H: false, i: true, I: true, l: false, L: true, m: true, n: true, O: false, o: true, p: true,
+  h: false, H: false, i: true, I: true, l: false, L: true, m: true, M: true, n: true, O: false, o: true, p: true,
   P: true, q: false, s: true, S: false, U: true, v: false, V: false, w: false, x: true, X: true,
   Z: false,
 };

@@ -112,7 +112,7 @@ function readSettings(args: ParsedArgs): Settings {
         if (name === 'libdir') s.libdirs.push(s.options.get('libdir')!); // as -L
         break;
       }
-      case 'n': case 'P': case 'm': case 'f': case 'i': case 's':
+      case 'n': case 'P': case 'm': case 'f': case 'i': case 's': case 'M':
         s.sources.push({ kind: letter, text: value! });
         break;
       default:
@@ -342,6 +342,9 @@ async function run(argv: string[]): Promise<number> {
   if (mode.count('G') || mode.count('h')) return generateUsdt(args, s, mode);
   const options = s.options;
   if (mode.listing) options.set('zdefs', 'set'); // -l implies -Z
+  // A fleet (issue 18): agents trace, this process consumes; NATS is loaded only then.
+  const fleetUrl = options.get('fleet') ?? process.env.DTRACE_FLEET;
+  if (fleetUrl && (mode.execute || mode.listing)) return runFleetMode(fleetUrl, args, s, mode);
   // Tracing and listing need the kernel's tracing facilities; compiling alone (-e) does not.
   const why = mode.execute || mode.listing ? missingPrivileges() : null;
   if (why) {
@@ -384,6 +387,34 @@ async function run(argv: string[]): Promise<number> {
   }
   output.open();
   return trace({ s, mode, compiled, registry, procs, output, signals, notice });
+}
+
+/** dtrace as a fleet's consumer (cli/fleet.ts): no local device, no privileges needed here. */
+async function runFleetMode(url: string, args: ParsedArgs, s: Settings, mode: Mode): Promise<number> {
+  if (mode.count('c') || mode.count('p')) throw new Fatal('-c and -p name processes of this machine: not available with a fleet (-x fleet)');
+  const options = s.options;
+  options.delete('fleet'); // the URL and its credentials stay here, out of the DOF
+  const output = new Output(s.output, mode.buffered);
+  const notice = (m: string) => { if (!isSet(options, 'quiet')) err(`dtrace: ${m}\n`); };
+  const procs = new ProcessSet(notice);
+  const signals = new Signals(procs);
+  const { runFleet, FleetError } = await import('./fleet.js');
+  try {
+    output.open();
+    return await runFleet({
+      url, options, listing: mode.listing, hasScripts: s.sources.some((x) => x.kind === 's'),
+      listSpecs: (compiled) => listSpecs(compiled, s, macroTable(procs.target), args.operands),
+      compile: (registry) => compileSources(s, args, registry, procs),
+      write: output.write, flush: output.flush, err, notice,
+      onSignal: (handler) => signals.handOver(handler),
+      aggregationsAtExit: mode.count('O') > 0,
+    });
+  } catch (e) {
+    if (e instanceof FleetError) throw new Fatal(e.message);
+    throw e;
+  } finally {
+    output.close();
+  }
 }
 
 /** Pass 1: the mode the options choose, and the combinations dtrace refuses. */

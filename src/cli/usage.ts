@@ -8,7 +8,8 @@ export const USAGE = `Usage: dtrace [-32|-64] [-aABCeFGhHlOqSvVwZ] [-b bufsz] [-
 	[-m [ provider: ] module [[ predicate ] action ]]
 	[-f [[ provider: ] module: ] func [[ predicate ] action ]]
 	[-n [[[ provider: ] module: ] func: ] name [[ predicate ] action ]]
-	[-i probe-id [[ predicate ] action ]] [ args ... ]
+	[-i probe-id [[ predicate ] action ]]
+	[-M instance [[ predicate ] action ]] [ args ... ]
 
 	predicate -> '/' D-expression '/'
 	   action -> '{' D-statements '}'
@@ -34,6 +35,7 @@ export const USAGE = `Usage: dtrace [-32|-64] [-aABCeFGhHlOqSvVwZ] [-b bufsz] [-
 	-l  list matching probes instead of enabling them
 	-L  add a D library directory
 	-m  enable or list probes by module name
+	-M  enable or list every probe of an instance (RFD 2)
 	-n  enable or list probes by probe name
 	-o  append trace output to a file
 	-O  with -x oformat, also write the aggregations left at exit

@@ -27,7 +27,8 @@ import type { ProbeRegistry } from '../providers/registry.js';
 import { parseAttribute } from '../abi/stability.js';
 import { isSet, numericOption, parseOptionValue, OptionError, isCommandLineOnly, BAD_OPTION_CONTEXT } from '../options.js';
 
-export type SourceKind = 'n' | 'P' | 'm' | 'f' | 'i' | 's';
+/** -M (RFD 2): every probe of the instance its text names. */
+export type SourceKind = 'n' | 'P' | 'm' | 'f' | 'i' | 's' | 'M';
 
 export interface Source {
   kind: SourceKind;
@@ -62,7 +63,7 @@ export interface Compiled {
   stabilityReports(executed: boolean): string[];
 }
 
-const FIELD: Record<Exclude<SourceKind, 's' | 'i'>, number> = { P: 0, m: 1, f: 2, n: 3 };
+const FIELD: Record<Exclude<SourceKind, 's' | 'i' | 'M'>, number> = { P: 0, m: 1, f: 2, n: 3 };
 
 /** The top-level items that make a translation unit non-empty. */
 const NONEMPTY = new Set(['Clause', 'InlineDefinition', 'TranslatorDefinition', 'ProviderDefinition']);
@@ -316,7 +317,11 @@ function resolveDescription(p: A.ProbeDescription, kind: SourceKind, macros: Map
   refs: { defaultArgs?: boolean; argRefs: Set<number>; arg0: string }): ProbeDescription {
   let fields = [p.provider, p.module, p.function, p.name];
   let instance = p.instance;
-  if (kind !== 's' && kind !== 'n' && kind !== 'i') {
+  if (kind === 'M') {
+    // -M NAME: the instance, every other element empty.
+    fields = ['', '', '', ''];
+    instance = splitDescription(p.text).join(':');
+  } else if (kind !== 's' && kind !== 'n' && kind !== 'i') {
     // -P/-m/-f: the last element written is the provider, module or function.
     const parts = splitDescription(p.text);
     const at = FIELD[kind];

@@ -232,7 +232,8 @@ export class Consumer {
         this.opts.out(probeHeader());
         this.headerPrinted = true;
       }
-      line = recordPrefix(cpu, ep.probe.id, ep.probe.func, ep.probe.name);
+      // A fleet's records say which instance they come from: INSTANCE:FUNCTION:NAME.
+      line = recordPrefix(cpu, ep.probe.id, ep.probe.instance ? `${ep.probe.instance}:${ep.probe.func}` : ep.probe.func, ep.probe.name);
     }
     this.ep = ep;
     this.line = line;

@@ -12,6 +12,8 @@ export interface ProbeInfo {
   module: string;
   func: string;
   name: string;
+  /** RFD 2: the instance (agent) the probe is on, when a fleet consumer enabled it. */
+  instance?: string;
 }
 
 /** One record of an enabled probe's data (dtrace_recdesc_t). */

@@ -190,6 +190,8 @@ export const DIF_VAR_GID = 0x011f;
 export const DIF_VAR_ERRNO = 0x0120;
 // DTrace for Linux. (FreeBSD uses 0x0121..0x0123 for execargs, jid and jailname instead.)
 export const DIF_VAR_CURCPU = 0x0121;
+// RFD 2's DIF_VAR_PROBEISTC (the firing probe's instance), which no DTrace has numbered: ours.
+export const DIF_VAR_PROBEINSTANCE = 0x0140;
 
 /**
  * Built-in variables as D spells them, with the D type each has when a program reads it by name
@@ -235,6 +237,7 @@ export const BUILTIN_VARIABLES: readonly { name: string; id: number; type?: stri
   { name: 'gid', id: DIF_VAR_GID, type: 'gid_t' },
   { name: 'errno', id: DIF_VAR_ERRNO, type: 'int' },
   { name: 'curcpu', id: DIF_VAR_CURCPU, type: 'cpuinfo_t *' },
+  { name: 'probeinstance', id: DIF_VAR_PROBEINSTANCE, type: 'string' },
 ];
 
 /** Built-in variable names and ids. */

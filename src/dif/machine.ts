@@ -135,6 +135,8 @@ export interface ProbeContext {
   execname?: string;
   zonename?: string;
   probeprov?: string;
+  /** RFD 2: the instance the probe fires on; 'host' when absent. */
+  probeinstance?: string;
   probemod?: string;
   probefunc?: string;
   probename?: string;
@@ -748,6 +750,7 @@ export class DifMachine {
       case D.DIF_VAR_EXECNAME: return this.probeString(c.execname);
       case D.DIF_VAR_ZONENAME: return this.probeString(c.zonename ?? 'global');
       case D.DIF_VAR_PROBEPROV: return this.probeString(c.probeprov);
+      case D.DIF_VAR_PROBEINSTANCE: return this.probeString(c.probeinstance ?? 'host');
       case D.DIF_VAR_PROBEMOD: return this.probeString(c.probemod);
       case D.DIF_VAR_PROBEFUNC: return this.probeString(c.probefunc);
       case D.DIF_VAR_PROBENAME: return this.probeString(c.probename);

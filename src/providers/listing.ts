@@ -92,6 +92,10 @@ export function parseProbeSpecifier(s: ListSpec): ParsedSpecifier[] | { error: s
   const path = s.kind === 'm' && /^(?:[^:/{;]*:)?\//.test(s.text);
   const cut = s.text.search(path ? /[{;]/ : /[/{;]/);
   const text = cut < 0 ? s.text : s.text.slice(0, cut);
+  if (s.kind === 'M') {
+    // -M NAME (RFD 2): every probe of the instance.
+    return text.split(',').map((name) => ({ spec: { provider: '', module: '', function: '', name: '' }, instance: name.trim() }));
+  }
   const last = LAST_FIELD[s.kind];
   if (last === undefined) return { error: `-${s.kind} is not a probe specifier option` };
   const out: ParsedSpecifier[] = [];
@@ -175,7 +179,9 @@ export function listProbes(registry: ProbeRegistry, specs: ListSpec[] = [], verb
     show(probes, d.spec.module.startsWith('/'));
     if (shown === before) {
       const { provider, module, function: fn, name } = d.spec;
-      stderr += `dtrace: failed to match ${provider}:${module}:${fn}:${name}: No probe matches description\n`;
+      // RFD 2: the instance is named only when the user gave one.
+      const inst = d.instance !== 'host' ? `${d.instance}:` : '';
+      stderr += `dtrace: failed to match ${inst}${provider}:${module}:${fn}:${name}: No probe matches description\n`;
     }
   }
   return { text, stderr };

@@ -45,6 +45,13 @@ export class ProbeRegistry {
   /** match()'s results by description, with how many probes there were then. */
   private readonly matched = new Map<string, { probes: number; result: Probe[] }>();
 
+  /**
+   * RFD 2: the instance names this registry's probes answer to. Locally only 'host'; an agent
+   * (dtraced) answers to its own name and to 'host' (with a fleet, an omitted instance means every
+   * instance), and a fleet consumer compiles against every instance's name.
+   */
+  instanceNames: string[] = ['host'];
+
   /** Providers listed so far: they are listed in order, and only as far as a lookup needs. */
   private listed = 0;
 
@@ -118,7 +125,7 @@ export class ProbeRegistry {
    */
   match(spec: ProbeSpec): Probe[] {
     // Descriptions for other instances (RFD 2) name probes on other machines.
-    if (spec.instance !== undefined && !matchField(spec.instance, 'host')) return [];
+    if (spec.instance !== undefined && !this.instanceNames.some((n) => matchField(spec.instance!, n))) return [];
     // A program repeats descriptions (ten thousand BEGIN clauses): each is matched once while
     // the probes stay the same.
     const key = `${spec.provider}:${spec.module}:${spec.function}:${spec.name}`;

@@ -75,6 +75,8 @@ interface TracingOptions {
 export interface LinuxDeviceOptions {
   verbose: boolean; // the verifier's log on errors (-v, -x debug, -x bpflog)
   debug?: DeviceDebug;
+  /** RFD 2: the instance this device traces, probeinstance's value ('host' unless an agent names it). */
+  instance?: string;
 }
 
 /**
@@ -188,14 +190,14 @@ export class LinuxDevice implements Device {
     this.exact = match.exact;
     const enabled = [...match.byProbe.values()].map((e) => e.probe);
     const records = layoutRecords(program, strsize);
-    const strings = layoutStrings(program, enabled);
+    const strings = layoutStrings(program, enabled, this.settings.instance ?? 'host');
     const globals = layoutGlobals(program, strsize);
     const memory = layoutMemory(program, records, enabled, this.opts);
     const maps = this.createMaps(program, records.aggregations, strings.bytes, globals, memory);
     if (enabled.some((probe) => probe.args.some((x) => x.from?.kind === 'lockWait'))) memory.mem.lockWaitFd = this.followLockWaits();
     const { probes, plans } = assignEpids(program, match.byProbe, records.ecbs);
     const env: ProgramEnv = {
-      ...maps, mem: memory.mem, strsize, difoStrtab: strings.difoStrtab, globals: globals.vars, writableGlobals: globals.writable,
+      ...maps, mem: memory.mem, strsize, difoStrtab: strings.difoStrtab, instanceString: strings.instanceString, globals: globals.vars, writableGlobals: globals.writable,
       activityOffset: 0, aggDropsFd: this.aggDropsFd,
       task: needsTask(program) ? taskOffsets() : null,
       walltimeOffsetNs: BigInt(Date.now()) * 1_000_000n - process.hrtime.bigint(),

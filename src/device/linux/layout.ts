@@ -70,8 +70,12 @@ export function layoutRecords(program: Program, strsize: number): { ecbs: EcbLay
 export type ProbeStrings = { prov: number; mod: number; func: number; name: number };
 
 /** The string table map's bytes: every DIFO's strings and every enabled probe's names. */
-export function layoutStrings(program: Program, probes: Probe[]): { bytes: Buffer; difoStrtab: Map<Difo, number>; probeStrings: Map<number, ProbeStrings> } {
+export function layoutStrings(program: Program, probes: Probe[], instance: string): {
+  bytes: Buffer; difoStrtab: Map<Difo, number>; probeStrings: Map<number, ProbeStrings>; instanceString: number;
+} {
   const strtab = new StringTable();
+  // probeinstance (RFD 2): one device traces one instance.
+  const instanceString = strtab.add(instance);
   const difoStrtab = new Map<Difo, number>();
   for (const d of programDifos(program)) if (!difoStrtab.has(d)) difoStrtab.set(d, strtab.addBlock(d.strtab));
   const probeStrings = new Map<number, ProbeStrings>();
@@ -81,7 +85,7 @@ export function layoutStrings(program: Program, probes: Probe[]): { bytes: Buffe
       func: strtab.add(probe.func), name: strtab.add(probe.name),
     });
   }
-  return { bytes: strtab.bytes(), difoStrtab, probeStrings };
+  return { bytes: strtab.bytes(), difoStrtab, probeStrings, instanceString };
 }
 
 /** The globals map value: where each user global lives, and the region stores may write. */

@@ -137,6 +137,8 @@ export interface TranslateEnv {
   difoStrtab: Map<Difo, number>;
   /** Offsets in the string table map of this probe's provider/module/function/name. */
   probeStrings: { prov: number; mod: number; func: number; name: number };
+  /** Offset in the string table map of this device's instance name (probeinstance, RFD 2). */
+  instanceString: number;
   /**
    * The provider string is a prefix the firing process's pid completes (USDT probes enabled in
    * every process of a binary: probeprov is python1234 in process 1234).
@@ -979,6 +981,10 @@ export class ProbeTranslator {
         if (env.providerPid) return this.providerWithPid(() => probeString(ps.prov));
         return probeString(ps.prov);
       case D.DIF_VAR_PROBEMOD: return probeString(ps.mod);
+      case D.DIF_VAR_PROBEINSTANCE:
+        // One device, one instance: the same string for every probe, shared programs included.
+        a.ldx(8, R0, R8, mem.strtabBase), a.aluImm(ALU.ADD, R0, env.instanceString);
+        return;
       case D.DIF_VAR_PROBEFUNC: return probeString(ps.func);
       case D.DIF_VAR_PROBENAME: return probeString(ps.name);
       case D.DIF_VAR_EXECNAME: {
