@@ -488,7 +488,7 @@ export function offsetof(g: DifoGen, e: A.Offsetof): Val {
   if (t.kind !== 'struct') throw err('D_OFFSETOF_TYPE', 'offsetof operand must be a struct or union type', e);
   const def = scope(g).complete(t.def);
   const m = def ? scope(g).member(def, e.member) : undefined;
-  if (!m) throw err('D_UNKNOWN', `failed to determine offset of ${e.member}: ${def ? 'Member name not found' : 'Type is not a struct or union'}`, e);
+  if (!m) throw err('D_UNKNOWN', `failed to determine offset of ${e.member}: ${def ? 'Member name not found.' : 'Type is not a struct or union'}`, e);
   if (m.bits) throw err('D_OFFSETOF_BITFIELD', `cannot take offset of a bit-field: ${e.member}`, e);
   return constantVal(g, Math.floor(m.bitOffset / 8), INT, e);
 }

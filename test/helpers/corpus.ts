@@ -485,4 +485,8 @@ export const NOT_COMPILING: readonly string[] = [
   'front-err-self-array-decl-clause.d', // D_SYNTAX
   'front-err-this-decl-in-clause.d', // D_SYNTAX
   'front-err-dtraceflt-library.d', // D_IDENT_UNDEF
+  'front-err-offsetof-int.d', // D_OFFSETOF_TYPE
+  'front-err-offsetof-nomember.d', // D_UNKNOWN
+  'front-err-offsetof-union-nomember.d', // D_UNKNOWN
+  'lang-str-charptr-from-string.d', // D_CAST_INVAL
 ];
