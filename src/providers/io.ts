@@ -6,10 +6,8 @@
 //               is advanced, so b_bcount is still the request's size)
 // wait-start and wait-done have no tracepoint here (dtrace(1) NOTES).
 
-import type { Probe, Provider } from './provider.js';
 import { STABLE_PROVIDER_ATTRIBUTES } from './proc.js';
-import { rawDerivedProbes, type RawDerivedProbe } from './tracepoint-probe.js';
-import { tracefsRoot } from './tracefs.js';
+import { RawDerivedProvider, type RawDerivedProbe } from './tracepoint-probe.js';
 
 const REQUEST = 'struct request *';
 const ARGS = [
@@ -23,12 +21,8 @@ const PROBES: RawDerivedProbe[] = [
   { name: 'start', group: 'block', event: 'block_rq_issue', params: [REQUEST], args: ARGS },
 ];
 
-export class IoProvider implements Provider {
-  readonly name = 'io';
-  readonly attributes = STABLE_PROVIDER_ATTRIBUTES;
-  hasProbeNamed = (name: string): boolean => PROBES.some((p) => p.name === name);
-  constructor(private readonly root?: string) {}
-  list(): Probe[] {
-    return rawDerivedProbes('io', PROBES, this.root ?? tracefsRoot());
+export class IoProvider extends RawDerivedProvider {
+  constructor(root?: string) {
+    super('io', STABLE_PROVIDER_ATTRIBUTES, PROBES, root);
   }
 }

@@ -10,10 +10,9 @@
 // headers are not walked).
 
 import { loadKernelBtf } from '../btf/btf.js';
-import type { ArgSource, Guard, Probe, Provider } from './provider.js';
+import type { ArgSource, Guard } from './provider.js';
 import { STABLE_PROVIDER_ATTRIBUTES } from './proc.js';
-import { rawDerivedProbes, type RawDerivedProbe } from './tracepoint-probe.js';
-import { tracefsRoot } from './tracefs.js';
+import { RawDerivedProvider, type RawDerivedProbe } from './tracepoint-probe.js';
 
 export type Direction = 'send' | 'receive';
 
@@ -59,12 +58,8 @@ function ipProbe(dir: Direction): RawDerivedProbe {
 
 const PROBES: RawDerivedProbe[] = [ipProbe('receive'), ipProbe('send')];
 
-export class IpProvider implements Provider {
-  readonly name = 'ip';
-  readonly attributes = STABLE_PROVIDER_ATTRIBUTES;
-  hasProbeNamed = (name: string): boolean => PROBES.some((p) => p.name === name);
-  constructor(private readonly root?: string) {}
-  list(): Probe[] {
-    return rawDerivedProbes('ip', PROBES, this.root ?? tracefsRoot());
+export class IpProvider extends RawDerivedProvider {
+  constructor(root?: string) {
+    super('ip', STABLE_PROVIDER_ATTRIBUTES, PROBES, root);
   }
 }

@@ -10,10 +10,9 @@
 // The int is RW_READER (1) or RW_WRITER (0). The acquire and release probes have no tracepoint
 // here (the kernel's lock_acquire and lock_release need lockdep), so they are not listed.
 
-import type { Guard, Probe, Provider } from './provider.js';
+import type { Guard } from './provider.js';
 import { STABLE_PROVIDER_ATTRIBUTES } from './proc.js';
-import { rawDerivedProbes, type RawDerivedProbe } from './tracepoint-probe.js';
-import { tracefsRoot } from './tracefs.js';
+import { RawDerivedProvider, type RawDerivedProbe } from './tracepoint-probe.js';
 
 const SPIN = 1 << 0, READ = 1 << 1, WRITE = 1 << 2, RT = 1 << 3, PERCPU = 1 << 4, MUTEX = 1 << 5;
 const KINDS = SPIN | READ | WRITE | RT | PERCPU | MUTEX;
@@ -45,15 +44,11 @@ const PROBES: RawDerivedProbe[] = [
 /** DTrace's lockstat probes that have no tracepoint here. */
 const UNTRACEABLE = ['adaptive-acquire', 'adaptive-acquire-error', 'adaptive-release', 'rw-acquire', 'rw-release', 'spin-acquire', 'spin-release'];
 
-export class LockstatProvider implements Provider {
-  readonly name = 'lockstat';
-  readonly attributes = STABLE_PROVIDER_ATTRIBUTES;
-  hasProbeNamed = (name: string): boolean => PROBES.some((p) => p.name === name);
+export class LockstatProvider extends RawDerivedProvider {
   missing = (name: string): string | undefined => UNTRACEABLE.includes(name)
     ? `${name} needs the kernel's lock_acquire and lock_release tracepoints (lockdep), which this kernel has not; its contention probes are ${PROBES.map((p) => p.name).join(', ')}`
     : undefined;
-  constructor(private readonly root?: string) {}
-  list(): Probe[] {
-    return rawDerivedProbes('lockstat', PROBES, this.root ?? tracefsRoot());
+  constructor(root?: string) {
+    super('lockstat', STABLE_PROVIDER_ATTRIBUTES, PROBES, root);
   }
 }

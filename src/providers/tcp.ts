@@ -12,11 +12,10 @@
 // lib/dtrace/tcp.d's translators read. A probe without a packet has 0 for the packet's arguments.
 
 import { loadKernelBtf } from '../btf/btf.js';
-import type { ArgSource, Guard, Probe, Provider } from './provider.js';
+import type { ArgSource, Guard } from './provider.js';
 import { STABLE_PROVIDER_ATTRIBUTES } from './proc.js';
 import { ipPacketGuard, packet, PACKET_EVENT, type Direction } from './ip.js';
-import { rawDerivedProbes, type RawDerivedProbe } from './tracepoint-probe.js';
-import { tracefsRoot } from './tracefs.js';
+import { RawDerivedProvider, type RawDerivedProbe } from './tracepoint-probe.js';
 
 const IPPROTO_TCP = 6;
 const TCP_ESTABLISHED = 1, TCP_SYN_SENT = 2, TCP_SYN_RECV = 3;
@@ -89,12 +88,8 @@ const PROBES: RawDerivedProbe[] = [
   connectRefused(),
 ];
 
-export class TcpProvider implements Provider {
-  readonly name = 'tcp';
-  readonly attributes = STABLE_PROVIDER_ATTRIBUTES;
-  hasProbeNamed = (name: string): boolean => PROBES.some((p) => p.name === name);
-  constructor(private readonly root?: string) {}
-  list(): Probe[] {
-    return rawDerivedProbes('tcp', PROBES, this.root ?? tracefsRoot());
+export class TcpProvider extends RawDerivedProvider {
+  constructor(root?: string) {
+    super('tcp', STABLE_PROVIDER_ATTRIBUTES, PROBES, root);
   }
 }

@@ -2,8 +2,9 @@
 // arguments shared by the sdt, syscall, proc, sched and io providers.
 
 import { loadKernelBtf } from '../btf/btf.js';
-import type { ArgSource, Attach, Dispatch, Guard, Probe, ProbeArg } from './provider.js';
-import { eventExists, eventFormat, type FormatField } from './tracefs.js';
+import type { ArgSource, Attach, Dispatch, Guard, Probe, ProbeArg, Provider } from './provider.js';
+import type { ProviderAttributes } from '../abi/stability.js';
+import { eventExists, eventFormat, tracefsRoot, type FormatField } from './tracefs.js';
 
 export type TracepointAttach = Extract<Attach, { kind: 'tracepoint' }>;
 
@@ -181,4 +182,13 @@ function checkRawPrototype(event: string, params: string[]): void {
 /** The raw probes of a stable provider whose tracepoints this kernel has. */
 export function rawDerivedProbes(provider: string, table: RawDerivedProbe[], root: string): Probe[] {
   return table.filter((d) => eventExists(d.group, d.event, root)).map((d) => new RawTracepointProbe(provider, d));
+}
+
+/** A stable provider made of raw-tracepoint probes (io, ip, tcp, udp, lockstat): what this kernel has of its table. */
+export class RawDerivedProvider implements Provider {
+  constructor(readonly name: string, readonly attributes: ProviderAttributes, private readonly probes: RawDerivedProbe[], private readonly root?: string) {}
+  hasProbeNamed = (name: string): boolean => this.probes.some((p) => p.name === name);
+  list(): Probe[] {
+    return rawDerivedProbes(this.name, this.probes, this.root ?? tracefsRoot());
+  }
 }

@@ -3,11 +3,9 @@
 // csinfo_t, [2] ipinfo_t, [3] udpsinfo_t, [4] udpinfo_t (lib/dtrace/udp.d); a received packet
 // has no socket yet, and udpsinfo_t's ports and addresses come from its headers either way.
 
-import type { Probe, Provider } from './provider.js';
 import { STABLE_PROVIDER_ATTRIBUTES } from './proc.js';
 import { ipPacketGuard, packet, PACKET_EVENT, type Direction } from './ip.js';
-import { rawDerivedProbes, type RawDerivedProbe } from './tracepoint-probe.js';
-import { tracefsRoot } from './tracefs.js';
+import { RawDerivedProvider, type RawDerivedProbe } from './tracepoint-probe.js';
 
 const IPPROTO_UDP = 17;
 
@@ -27,12 +25,8 @@ function udpProbe(dir: Direction): RawDerivedProbe {
 
 const PROBES: RawDerivedProbe[] = [udpProbe('receive'), udpProbe('send')];
 
-export class UdpProvider implements Provider {
-  readonly name = 'udp';
-  readonly attributes = STABLE_PROVIDER_ATTRIBUTES;
-  hasProbeNamed = (name: string): boolean => PROBES.some((p) => p.name === name);
-  constructor(private readonly root?: string) {}
-  list(): Probe[] {
-    return rawDerivedProbes('udp', PROBES, this.root ?? tracefsRoot());
+export class UdpProvider extends RawDerivedProvider {
+  constructor(root?: string) {
+    super('udp', STABLE_PROVIDER_ATTRIBUTES, PROBES, root);
   }
 }
