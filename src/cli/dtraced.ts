@@ -1,30 +1,40 @@
 // dtraced(8), the fleet's agent (issue 18): `dtraced [-n NAME] [-w] [-x fleet=nats://...]`, or
 // DTRACE_FLEET for the server. Runs until SIGINT or SIGTERM, then closes every enabling.
 
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { hostname } from 'node:os';
 import { Agent } from '../fleet/agent.js';
 import { INSTANCE_NAME } from '../fleet/protocol.js';
 import { missingPrivileges } from './privileges.js';
 
-const USAGE = 'Usage: dtraced [-n instance] [-w] [-x fleet=nats://[user:pass@]host:port]\n';
+/** Our own command, not DTrace's: its options through commander (as dtrace-flamegraph's). */
+function parseArguments(argv: string[]): { instance: string; url?: string; allowDestructive: boolean } | number {
+  const command = new Command('dtraced')
+    .description("the fleet's agent: traces this machine for dtrace -x fleet=... clients")
+    .option('-n, --instance <name>', 'the instance name (default: the host name)')
+    .option('-w, --destructive', 'allow destructive actions (a client must ask with -w too)')
+    .option('-x, --option <fleet=url>', 'the NATS server: fleet=nats://[user:pass@]host:port (default: DTRACE_FLEET)', (v: string) => {
+      if (!v.startsWith('fleet=')) throw new InvalidArgumentError('only fleet=nats://... is an option of dtraced.');
+      return v.slice('fleet='.length);
+    })
+    .helpOption('-h, --help', 'show this help')
+    .exitOverride();
+  try {
+    command.parse(argv, { from: 'user' });
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    throw e;
+  }
+  const o = command.opts<{ instance?: string; destructive?: boolean; option?: string }>();
+  return { instance: o.instance ?? hostname().split('.')[0]!, url: o.option ?? process.env.DTRACE_FLEET, allowDestructive: o.destructive ?? false };
+}
 
 export async function dtraced(argv: string[]): Promise<number> {
-  let instance = hostname().split('.')[0]!;
-  let url = process.env.DTRACE_FLEET;
-  let allowDestructive = false;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '-n' && i + 1 < argv.length) instance = argv[++i]!;
-    else if (a === '-w') allowDestructive = true;
-    else if (a === '-x' && i + 1 < argv.length && argv[i + 1]!.startsWith('fleet=')) url = argv[++i]!.slice('fleet='.length);
-    else {
-      process.stderr.write(a === '--help' ? '' : `dtraced: unknown argument ${a}\n`);
-      process.stderr.write(USAGE);
-      return a === '--help' ? 0 : 2;
-    }
-  }
+  const args = parseArguments(argv);
+  if (typeof args === 'number') return args;
+  const { instance, url, allowDestructive } = args;
   if (!url) {
-    process.stderr.write('dtraced: no fleet: give -x fleet=nats://... or DTRACE_FLEET\n' + USAGE);
+    process.stderr.write('dtraced: no fleet: give -x fleet=nats://... or DTRACE_FLEET (dtraced --help)\n');
     return 2;
   }
   if (!INSTANCE_NAME.test(instance)) {
@@ -52,6 +62,6 @@ export async function dtraced(argv: string[]): Promise<number> {
 }
 
 dtraced(process.argv.slice(2)).then((status) => process.exit(status), (e) => {
-  process.stderr.write(`dtraced: ${(e as Error).stack ?? e}\n`);
+  process.stderr.write(`dtraced: internal error: ${(e as Error).message ?? e}\n`);
   process.exit(1);
 });
