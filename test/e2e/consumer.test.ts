@@ -1,12 +1,10 @@
 // The consumer on the real kernel with real workloads: -F flow indentation of pid and syscall
 // entry/return probes, and the record stream under a storm of events (nothing lost unreported).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { spawn } from 'node:child_process';
-import { cpus } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ROOT, dtrace, dtraceAsync, gcc, kernelUnavailable } from '../helpers/run.js';
+import { ROOT, dtrace, gcc, kernelUnavailable } from '../helpers/run.js';
 
 const UPROBE_PMU = '/sys/bus/event_source/devices/uprobe/type';
 const skip = kernelUnavailable();
@@ -140,23 +138,4 @@ describe.skipIf(skip)(`consumer${skip ? ` (skipped: ${skip})` : ''}`, () => {
     expect(r.stdout).toBe('one\n');
     expect(readFileSync(file, 'utf8')).toBe('two\n3sys\n\n                1\n'); // as the reference DTrace for Linux writes it
   });
-
-  test('tick-1s fires 10 times in 10 s under a syscall storm on every CPU, or the misses are reported', async () => {
-    // A timer interrupt that lands while a syscall probe's program runs is refused by the kernel
-    // (a recursion miss); every miss of our programs is reported as lost firings.
-    const tickstorm = path.join(work, 'tickstorm');
-    copyFileSync(storm, tickstorm);
-    const d = dtraceAsync(['-qn', 'BEGIN { start = timestamp; printf("ready\\n"); } ' +
-      'syscall::getppid:entry /execname == "tickstorm"/ { @[execname, cpu] = count(); } tick-1s { n++; } ' +
-      'tick-50ms /timestamp - start >= 10400000000/ { printf("ticks %d\\n", n); exit(0); }']);
-    await d.waitFor(/^ready$/m);
-    const storms = cpus().map(() => spawn(tickstorm, ['1000000000'], { stdio: 'ignore' }));
-    const r = await d.done;
-    for (const p of storms) p.kill('SIGKILL');
-    expect(r.status, r.stderr).toBe(0);
-    const ticks = Number(/^ticks (\d+)$/m.exec(r.stdout)?.[1]);
-    const missed = [...r.stderr.matchAll(/^dtrace: (\d+) probe firings? lost \(CPU busy in another BPF program\)$/gm)].reduce((n, m) => n + Number(m[1]), 0);
-    expect(ticks).toBeLessThanOrEqual(10);
-    expect(ticks + missed, r.stderr).toBeGreaterThanOrEqual(10);
-  }, 60_000);
 });
