@@ -97,8 +97,9 @@ describe.skipIf(skip)(`vtimestamp${skip ? ` (skipped: ${skip})` : ''}`, () => {
     expect(cpu.length).toBe(3);
     expect(v.length).toBe(3);
     for (let i = 0; i < 3; i++) {
-      // vtimestamp read just after the thread's own clock: the same time, within 5 ms
-      expect(Math.abs(v[i].vt - cpu[i])).toBeLessThan(5e6);
+      // vtimestamp read just after the thread's own clock: the same time, within 20 ms (one CI
+      // run of many saw 14 ms; wall time would be hundreds of ms off)
+      expect(Math.abs(v[i].vt - cpu[i])).toBeLessThan(20e6);
     }
     // between sleeps: 200 and 50 ms of CPU time, while at least 400 and 250 ms of wall time pass
     expect((v[1].vt - v[0].vt) / 1e6).toBeGreaterThan(195);
