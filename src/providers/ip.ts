@@ -41,13 +41,20 @@ export function ipPacketGuard(): Guard {
   return { any: [0x0008, 0xdd86].map((value) => ({ offset: 0, deref, size: 2 as const, value, op: 'eq' as const })) };
 }
 
+/** The three arguments every packet probe starts with: pktinfo_t, csinfo_t and ipinfo_t. */
+export function packetArgs(dir: Direction): RawDerivedProbe['args'] {
+  return [
+    { type: 'pktinfo_t *', native: 'struct sk_buff *', param: 0, source: packet.skb },
+    { type: 'csinfo_t *', native: 'struct sock *', param: 0, source: packet.sock },
+    { type: 'ipinfo_t *', native: 'void_ip_t *', param: 0, source: packet.ip(dir) },
+  ];
+}
+
 function ipProbe(dir: Direction): RawDerivedProbe {
   return {
     name: dir, ...PACKET_EVENT[dir],
     args: [
-      { type: 'pktinfo_t *', native: 'struct sk_buff *', param: 0, source: packet.skb },
-      { type: 'csinfo_t *', native: 'struct sock *', param: 0, source: packet.sock },
-      { type: 'ipinfo_t *', native: 'void_ip_t *', param: 0, source: packet.ip(dir) },
+      ...packetArgs(dir),
       { type: 'ifinfo_t *', native: 'struct net_device *', param: 0, source: packet.dev(dir) },
       { type: 'ipv4info_t *', native: 'struct iphdr *', param: 0, source: () => ({ kind: 'ipOfVersion', ip: 2, version: 4 }) },
       { type: 'ipv6info_t *', native: 'struct ipv6hdr *', param: 0, source: () => ({ kind: 'ipOfVersion', ip: 2, version: 6 }) },

@@ -4,7 +4,7 @@
 // has no socket yet, and udpsinfo_t's ports and addresses come from its headers either way.
 
 import { STABLE_PROVIDER_ATTRIBUTES } from './proc.js';
-import { ipPacketGuard, packet, PACKET_EVENT, type Direction } from './ip.js';
+import { ipPacketGuard, packet, packetArgs, PACKET_EVENT, type Direction } from './ip.js';
 import { RawDerivedProvider, type RawDerivedProbe } from './tracepoint-probe.js';
 
 const IPPROTO_UDP = 17;
@@ -13,9 +13,7 @@ function udpProbe(dir: Direction): RawDerivedProbe {
   return {
     name: dir, ...PACKET_EVENT[dir],
     args: [
-      { type: 'pktinfo_t *', native: 'struct sk_buff *', param: 0, source: packet.skb },
-      { type: 'csinfo_t *', native: 'struct sock *', param: 0, source: packet.sock },
-      { type: 'ipinfo_t *', native: 'void_ip_t *', param: 0, source: packet.ip(dir) },
+      ...packetArgs(dir),
       { type: 'udpsinfo_t *', native: 'struct udp_sock *', param: 0, source: packet.sock },
       { type: 'udpinfo_t *', native: 'struct udphdr *', param: 0, source: () => ({ kind: 'ipPayload', ip: 2, protocol: IPPROTO_UDP }) },
     ],

@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ROOT, dtrace, gcc, kernelUnavailable } from '../helpers/run.js';
+import { ROOT, dtrace, gcc, kernelUnavailable, withEnv } from '../helpers/run.js';
 
 const skip = kernelUnavailable();
 let victimPath = '', scriptPath = '';
@@ -33,18 +33,6 @@ function script(): string {
   return Array.from({ length: N }, (_, i) => clause(i)).join('') + `${probe}\n{\n\texit(0);\n}\n`;
 }
 
-function withEnv<T>(vars: Record<string, string>, f: () => T): T {
-  const old = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, vars);
-  try {
-    return f();
-  } finally {
-    for (const [k, v] of Object.entries(old)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
-}
 
 describe.skipIf(skip)(`a probe's clauses as a chain of programs${skip ? ` (skipped: ${skip})` : ''}`, () => {
   beforeAll(() => {

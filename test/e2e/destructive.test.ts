@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ROOT, dtrace, gcc, kernelUnavailable } from '../helpers/run.js';
+import { ROOT, dtrace, gcc, kernelUnavailable, withEnv } from '../helpers/run.js';
 
 const skip = kernelUnavailable();
 let victimPath = '';
@@ -137,15 +137,3 @@ describe.skipIf(skip)(`destructive actions and faults${skip ? ` (skipped: ${skip
   });
 });
 
-function withEnv<T>(vars: Record<string, string>, f: () => T): T {
-  const old = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, vars);
-  try {
-    return f();
-  } finally {
-    for (const [k, v] of Object.entries(old)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
-}

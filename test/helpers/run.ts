@@ -80,3 +80,17 @@ export function onlineCpus(): number[] {
   }
   return out;
 }
+
+/** f() with these environment variables set (dtrace inherits them), restored after. */
+export function withEnv<T>(vars: Record<string, string>, f: () => T): T {
+  const old = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, vars);
+  try {
+    return f();
+  } finally {
+    for (const [k, v] of Object.entries(old)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
