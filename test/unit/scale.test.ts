@@ -6,8 +6,8 @@ import * as D from '../../src/dif/constants.js';
 import type { Difo } from '../../src/dif/difo.js';
 import { slotPlan } from '../../src/device/linux/tstrings.js';
 import { explainRejection } from '../../src/device/linux/rejection.js';
-import type { ChainLink, EcbPlan } from '../../src/device/linux/translate.js';
-import { LINK_INSNS, cutLinks, loadChain } from '../../src/device/linux/chain.js';
+import type { EcbPlan } from '../../src/device/linux/translate.js';
+import { LINK_INSNS, cutLinks, loadChain, type ChainLink } from '../../src/device/linux/chain.js';
 
 const difo = (insns: number[]): Difo => ({ insns, inttab: [], strtab: Buffer.alloc(0), vartab: [], rtype: { kind: 0, ctfType: 0, flags: 0, size: 8 } } as unknown as Difo);
 const sets = (rd: number) => (D.DIF_OP_SETS << 24) | rd;

@@ -13,7 +13,7 @@
 // (before clean-up, which is then left to the links: the one program is not finished).
 
 import * as D from '../../dif/constants.js';
-import type { ChainLink, EcbPlan } from './translate.js';
+import type { EcbDescription } from '../../dof/program.js';
 
 /** A probe's program longer than this (instructions, before clean-up) is cut into links. */
 export const CHAIN_ABOVE = 32768;
@@ -26,11 +26,25 @@ export const LINK_INSNS = 16384;
 /** The kernel follows at most 33 tail calls in a row; a dispatcher may have taken one. */
 const MAX_LINKS = 32;
 
-export interface ChainIo {
+/** A program's place in a chain of programs holding one probe's clauses. */
+export interface ChainLink {
+  progArrayFd: number;
+  /** The index of the next link in the program array; none for the last link. */
+  next?: number;
+  /** A clause of an earlier link has an exit() action. */
+  exitBefore: boolean;
+}
+
+/** What a chain needs of a clause's plan (the translator's EcbPlan): whether it has exit(). */
+export interface ChainPlan {
+  desc: EcbDescription;
+}
+
+export interface ChainIo<P extends ChainPlan> {
   /** The program for some of the probe's clauses as one link. */
-  translate(plans: EcbPlan[], link: ChainLink): Buffer;
+  translate(plans: P[], link: ChainLink): Buffer;
   /** Load one link's program (as any probe's program: a refusal names the clause); its fd. */
-  load(insns: Buffer, plans: EcbPlan[], link: ChainLink): number;
+  load(insns: Buffer, plans: P[], link: ChainLink): number;
   /** A program array of n entries; its fd. */
   progArray(n: number): number;
   /** Put program fd at index i of the program array. */
@@ -56,7 +70,7 @@ export function cutLinks(sizes: number[], budget: number): number[][] {
  * Load the probe's clauses as a chain, when their one program (each clause's length in it given)
  * was too long (ProbeTranslator.tooLong); the fd of the program to attach, the first link's.
  */
-export function loadChain(plans: EcbPlan[], clauseLengths: number[], io: ChainIo): number {
+export function loadChain<P extends ChainPlan>(plans: P[], clauseLengths: number[], io: ChainIo<P>): number {
   // Cut by each clause's length in the whole program (before clean-up, which shrinks all alike).
   let budget = LINK_INSNS, groups = cutLinks(clauseLengths, budget);
   while (groups.length > MAX_LINKS) groups = cutLinks(clauseLengths, (budget *= 2));

@@ -23,7 +23,7 @@ import type { RecordDescription } from '../device.js';
 import type { DeviceDebug } from './debug.js';
 import { RECORD_HEADER_SIZE } from '../../abi/records.js';
 import { translateCall } from './subroutines.js';
-import { CHAIN_ABOVE } from './chain.js';
+import { CHAIN_ABOVE, type ChainLink } from './chain.js';
 import { type SlotPlan, slotPlan } from './tstrings.js';
 import { disassemble } from './bpf-disasm.js';
 import { optimize } from './peephole.js';
@@ -96,15 +96,6 @@ export interface AggregationMap {
    * array, or a keyed one's id, a u64 after the tuple (at keySize) in the hash's key.
    */
   shared?: { index: number } | { id: number };
-}
-
-/** This program's place in a chain of programs holding one probe's clauses (chain.ts). */
-export interface ChainLink {
-  progArrayFd: number;
-  /** The index of the next link in the program array; none for the last link. */
-  next?: number;
-  /** A clause of an earlier link has an exit() action. */
-  exitBefore: boolean;
 }
 
 export interface EcbPlan {
@@ -523,261 +514,277 @@ export class ProbeTranslator {
 
   /** Emit a DIF object; its value ends in R0. Faults jump to a fault record, then `next`. */
   private difo(difo: Difo, next: Label): void {
-    const a = this.a, env = this.env, mem = env.mem;
-    const end = a.label('difo.end');
-    const labels = new Map<number, Label>();
-    const at = (pc: number) => {
-      let l = labels.get(pc);
-      if (!l) labels.set(pc, (l = a.label(`dif${pc}`)));
-      return l;
-    };
-    for (const ins of difo.insns) {
-      const op = (ins >>> 24) & 0xff;
-      if (BRANCH[op] !== undefined || op === D.DIF_OP_BA) at(ins & 0xffffff);
-    }
-    const get = (reg: number, r: number) => this.getReg(reg, r);
-    const put = (reg: number, r: number) => this.putReg(reg, r);
+    const a = this.a;
+    const labels = branchTargets(difo, a);
     this.tuple.length = 0;
-    const outerSlots = this.slots, outerPc = this.pc;
+    const outerSlots = this.slots, outerPc = this.pc, outerRegs = this.regs;
     this.slots = slotPlan(difo);
-    const strBase = env.difoStrtab.get(difo) ?? 0;
     // Hot DIF registers in r6/r7 (zero to start with, as the verifier wants them written; the
     // peephole pass drops the zeroing when they are always set first), and fused comparisons.
-    const outer = this.regs;
-    this.regs = env.debug?.noOptimize ? new Map() : allocateRegisters(difo);
+    this.regs = this.env.debug?.noOptimize ? new Map() : allocateRegisters(difo);
     for (const reg of this.regs.values()) a.movImm(reg, 0);
-    const fused = env.debug?.noOptimize ? new Set<number>() : fusedComparisons(difo);
-    let pending: { r1: number; r2: number; tst: boolean } | null = null;
-
-    let skip = -1;
+    const d: DifoState = {
+      difo, next, end: a.label('difo.end'), labels,
+      strBase: this.env.difoStrtab.get(difo) ?? 0,
+      fused: this.env.debug?.noOptimize ? new Set<number>() : fusedComparisons(difo),
+      pending: null, skip: -1,
+    };
     difo.insns.forEach((ins, pc) => {
       const l = labels.get(pc);
       if (l) a.place(l);
-      if (pc === skip) return;
+      if (pc === d.skip) return;
       this.pc = pc;
-      const op = (ins >>> 24) & 0xff;
-      const r1 = (ins >>> 16) & 0xff, r2 = (ins >>> 8) & 0xff, rd = ins & 0xff;
-      const fault = (code: number, addrReg?: number) => this.fault(code, pc, addrReg, next);
+      this.instruction(d, ins, pc);
+    });
+    a.place(d.end);
+    this.regs = outerRegs;
+    this.slots = outerSlots, this.pc = outerPc;
+  }
 
-      if (BINARY[op] !== undefined) {
-        get(R1, r1), get(R2, r2), a.alu(BINARY[op], R1, R2), put(R1, rd);
-        return;
-      }
-      if (BRANCH[op] !== undefined && pending) {
-        const cmp = pending, target = at(ins & 0xffffff);
-        pending = null;
-        const x = this.regOf(cmp.r1, R1);
-        if (SIGNED_BRANCH.has(op)) {
-          // As below: the sign of the wrapped difference.
-          if (x !== R1) a.mov(R1, x);
-          if (!cmp.tst) a.alu(ALU.SUB, R1, this.regOf(cmp.r2, R2));
-          a.jmpImm(BRANCH[op], R1, 0, target);
-        } else if (cmp.tst || cmp.r2 === 0) a.jmpImm(BRANCH[op], x, 0, target);
-        else a.jmp(BRANCH[op], x, this.regOf(cmp.r2, R2), target);
-        return;
-      }
-      if (BRANCH[op] !== undefined) {
-        a.ldx(8, R1, FP, CC_A), a.ldx(8, R2, FP, CC_B);
-        if (SIGNED_BRANCH.has(op)) {
-          // DTrace's signed branches test the sign of the wrapped difference (cc_n, with cc_v
-          // never set), so INT64_MIN < INT64_MAX is false there too.
-          a.alu(ALU.SUB, R1, R2);
-          a.jmpImm(BRANCH[op], R1, 0, at(ins & 0xffffff));
-        } else a.jmp(BRANCH[op], R1, R2, at(ins & 0xffffff));
-        return;
-      }
-      const load = D.DIF_LOADS.get(op);
-      if (load) {
-        const { size, signed } = load;
-        const user = load.space === 'user';
-        get(R3, r1);
-        a.stx(8, FP, TMP, R3);
-        a.st(8, FP, LOAD_TMP, 0);
-        a.mov(R1, FP), a.aluImm(ALU.ADD, R1, LOAD_TMP), a.movImm(R2, size);
-        a.call(user ? HELPER.probe_read_user : HELPER.probe_read_kernel);
-        const ok = a.label('load.ok');
-        a.jmpImm(JMP.JEQ, R0, 0, ok);
-        a.ldx(8, R1, FP, TMP);
-        fault(D.DTRACEFLT_BADADDR, R1);
+  /** One DIF instruction at `pc` of the DIF object `d`. */
+  private instruction(d: DifoState, ins: number, pc: number): void {
+    const a = this.a, mem = this.env.mem, difo = d.difo, next = d.next, labels = d.labels, strBase = d.strBase;
+    const at = (target: number) => labels.get(target)!;
+    const get = (reg: number, r: number) => this.getReg(reg, r);
+    const put = (reg: number, r: number) => this.putReg(reg, r);
+    const op = (ins >>> 24) & 0xff;
+    const r1 = (ins >>> 16) & 0xff, r2 = (ins >>> 8) & 0xff, rd = ins & 0xff;
+    const fault = (code: number, addrReg?: number) => this.fault(code, pc, addrReg, next);
+
+    if (BINARY[op] !== undefined) {
+      get(R1, r1), get(R2, r2), a.alu(BINARY[op], R1, R2), put(R1, rd);
+      return;
+    }
+    if (BRANCH[op] !== undefined && d.pending) return this.fusedBranch(d, op, ins);
+    if (BRANCH[op] !== undefined) return this.branch(op, ins, at);
+    const load = D.DIF_LOADS.get(op);
+    if (load) return this.load(load, r1, rd, fault);
+    if (D.DIF_STORES.has(op)) return this.storeThrough(op, r1, rd, fault);
+    if (op === D.DIF_OP_COPYS) return this.copys(d, pc, r1, r2, rd, fault);
+    switch (op) {
+      case D.DIF_OP_SDIV: case D.DIF_OP_UDIV: case D.DIF_OP_SREM: case D.DIF_OP_UREM: {
+        get(R1, r1), get(R2, r2);
+        const ok = a.label('div.ok');
+        a.jmpImm(JMP.JNE, R2, 0, ok);
+        fault(D.DTRACEFLT_DIVZERO);
         a.place(ok);
-        a.ldx(size, R1, FP, LOAD_TMP);
-        if (signed && size < 8) a.movsx(R1, R1, (size * 8) as 8 | 16 | 32);
+        const signed = op === D.DIF_OP_SDIV || op === D.DIF_OP_SREM;
+        const alu = op === D.DIF_OP_SDIV || op === D.DIF_OP_UDIV ? ALU.DIV : ALU.MOD;
+        a.alu(alu, R1, R2, signed ? 1 : 0);
         put(R1, rd);
         return;
       }
-      if (D.DIF_STORES.has(op)) {
-        // dtrace_canstore: only this CPU's scratch memory (alloca()) may be written, else an
-        // invalid address; then the alignment, as DTrace checks them.
-        // Global structs, unions and arrays may be written too (dtrace_canstore_statvar).
-        const size = D.DIF_STORES.get(op)!;
-        get(R2, rd);
-        a.ldx(8, R1, R8, mem.self), a.aluImm(ALU.ADD, R1, mem.scratch);
-        a.mov(R4, R2), a.alu(ALU.SUB, R4, R1);
-        const inside = a.label('store.inside');
-        a.jmpImm(JMP.JLE, R4, mem.scratchMax - size, inside);
-        const wg = this.env.writableGlobals;
-        const globalLen = wg ? wg.end - wg.start : 0;
-        const inGlobal = a.label('store.global'), done = a.label('store.done');
-        if (wg && globalLen >= size) {
-          a.ldx(8, R1, R8, mem.globalsBase), a.aluImm(ALU.ADD, R1, wg.start);
-          a.mov(R4, R2), a.alu(ALU.SUB, R4, R1);
-          a.jmpImm(JMP.JLE, R4, globalLen - size, inGlobal);
-        }
-        // Clause-local structs, unions and arrays (dtrace_canstore_statvar of the locals).
-        const wl = writableLocals(this.env.vars);
-        const inLocal = a.label('store.local');
-        if (wl && wl.end - wl.start >= size) {
-          a.ldx(8, R1, R8, mem.self), a.aluImm(ALU.ADD, R1, wl.start);
-          a.mov(R4, R2), a.alu(ALU.SUB, R4, R1);
-          a.jmpImm(JMP.JLE, R4, wl.end - wl.start - size, inLocal);
-        }
-        fault(D.DTRACEFLT_BADADDR, R2);
-        // In a writable region (R4 the offset in it): store through the region's base (R1) at
-        // `off`. No alignment fault: DTrace for Linux stores a misaligned int (x86 allows it; a
-        // struct without end padding puts one at st[1].x), where illumos faults.
-        const alignedStore = (at: Label, base: () => void, off: number, last = false) => {
-          a.place(at);
-          get(R3, r1);
-          base();
-          a.stx(size, R1, off, R3);
-          if (!last) a.ja(done);
-        };
-        const inMem = () => { a.mov(R1, R8), a.alu(ALU.ADD, R1, R4); };
-        if (wl && wl.end - wl.start >= size) alignedStore(inLocal, inMem, wl.start);
-        if (wg && globalLen >= size) alignedStore(inGlobal, () => { a.ldMapValue(R1, this.env.globalsFd, wg.start), a.alu(ALU.ADD, R1, R4); }, 0);
-        alignedStore(inside, inMem, mem.scratch, true);
-        a.place(done);
+      case D.DIF_OP_NOT:
+        get(R1, r1), a.aluImm(ALU.XOR, R1, -1), put(R1, rd);
+        return;
+      case D.DIF_OP_MOV:
+        get(R1, r1), put(R1, rd);
+        return;
+      case D.DIF_OP_CMP:
+        if (d.fused.has(pc)) d.pending = { r1, r2, tst: false };
+        else get(R1, r1), get(R2, r2), a.stx(8, FP, CC_A, R1), a.stx(8, FP, CC_B, R2);
+        return;
+      case D.DIF_OP_TST:
+        if (d.fused.has(pc)) d.pending = { r1, r2: 0, tst: true };
+        else get(R1, r1), a.stx(8, FP, CC_A, R1), a.st(8, FP, CC_B, 0);
+        return;
+      case D.DIF_OP_SCMP:
+        this.strcmp(r1, r2, get);
+        return;
+      case D.DIF_OP_BA:
+        a.ja(at(ins & 0xffffff));
+        return;
+      case D.DIF_OP_RET:
+        get(R0, rd);
+        a.ja(d.end);
+        return;
+      case D.DIF_OP_NOP:
+        return;
+      case D.DIF_OP_SETX: {
+        const v = difo.inttab[(ins >>> 8) & 0xffff];
+        if (v === undefined) throw new TranslateError(`setx: bad integer table index at DIF offset ${pc}`, this.ecbIndex, this.actionIndex);
+        a.ld64(R1, v), put(R1, rd);
         return;
       }
-      if (op === D.DIF_OP_COPYS) {
-        // Copy r2 bytes from r1 to rd: rd checked as the stores check it (dtrace_canstore), the
-        // source read with bpf_probe_read_kernel, a failed read an invalid address. The verifier
-        // needs the size as a constant: the SETX the compiler puts just before.
-        const size = constantAt(difo, pc, r2, labels);
-        if (size === undefined) throw new TranslateError(`copys at DIF offset ${pc * 4}: the size must be a constant`, this.ecbIndex, this.actionIndex);
-        get(R2, rd);
-        if (size > BigInt(mem.scratchMax)) {
-          // Never fits: always a fault, behind a branch never taken (r8 is never NULL) so the
-          // code after it stays reachable for the verifier.
-          const after = a.label('copys.after');
-          a.jmpImm(JMP.JEQ, R8, 0, after);
-          fault(D.DTRACEFLT_BADADDR, R2);
-          a.place(after);
+      case D.DIF_OP_SETS:
+        a.ldx(8, R1, R8, mem.strtabBase);
+        a.aluImm(ALU.ADD, R1, strBase + ((ins >>> 8) & 0xffff));
+        put(R1, rd);
+        return;
+      case D.DIF_OP_LDGS:
+        if (isCpuPair(difo.insns, pc)) {
+          // `cpu` (curcpu->cpu_id): the CPU number itself; the LDUW after it is skipped.
+          a.call(HELPER.get_smp_processor_id);
+          put(R0, rd);
+          d.skip = pc + 1;
           return;
         }
-        a.ldx(8, R1, R8, mem.self), a.aluImm(ALU.ADD, R1, mem.scratch);
-        a.mov(R4, R2), a.alu(ALU.SUB, R4, R1);
-        const inside = a.label('copys.inside'), ok = a.label('copys.ok');
-        a.jmpImm(JMP.JLE, R4, mem.scratchMax - Number(size), inside);
-        fault(D.DTRACEFLT_BADADDR, R2);
-        a.place(inside);
-        if (size === 0n) return;
-        a.mov(R1, R8), a.alu(ALU.ADD, R1, R4), a.aluImm(ALU.ADD, R1, mem.scratch);
-        a.movImm(R2, Number(size));
-        get(R3, r1);
-        a.call(HELPER.probe_read_kernel);
-        a.jmpImm(JMP.JEQ, R0, 0, ok);
-        get(R1, r1);
-        fault(D.DTRACEFLT_BADADDR, R1);
-        a.place(ok);
+        this.loadVariable((ins >>> 8) & 0xffff, pc, difo);
+        put(R0, rd);
+        return;
+      case D.DIF_OP_LDGA:
+        this.withSpilled(() => emitRegister(this, r1, r2, this.stackScratch()));
+        put(R0, rd);
+        return;
+      case D.DIF_OP_STGS:
+        this.storeGlobal((ins >>> 8) & 0xffff, rd, get);
+        return;
+      case D.DIF_OP_PUSHTR:
+      case D.DIF_OP_PUSHTV: {
+        if (this.tuple.length >= D.DIF_DTR_NREGS) fault(D.DTRACEFLT_TUPOFLOW);
+        else {
+          get(R1, rd);
+          a.stx(8, R8, mem.tuple + 8 * this.tuple.length, R1);
+          this.tuple.push({ byRef: op === D.DIF_OP_PUSHTR, type: r1 });
+        }
         return;
       }
-      switch (op) {
-        case D.DIF_OP_SDIV: case D.DIF_OP_UDIV: case D.DIF_OP_SREM: case D.DIF_OP_UREM: {
-          get(R1, r1), get(R2, r2);
-          const ok = a.label('div.ok');
-          a.jmpImm(JMP.JNE, R2, 0, ok);
-          fault(D.DTRACEFLT_DIVZERO);
-          a.place(ok);
-          const signed = op === D.DIF_OP_SDIV || op === D.DIF_OP_SREM;
-          const alu = op === D.DIF_OP_SDIV || op === D.DIF_OP_UDIV ? ALU.DIV : ALU.MOD;
-          a.alu(alu, R1, R2, signed ? 1 : 0);
-          put(R1, rd);
-          return;
-        }
-        case D.DIF_OP_NOT:
-          get(R1, r1), a.aluImm(ALU.XOR, R1, -1), put(R1, rd);
-          return;
-        case D.DIF_OP_MOV:
-          get(R1, r1), put(R1, rd);
-          return;
-        case D.DIF_OP_CMP:
-          if (fused.has(pc)) pending = { r1, r2, tst: false };
-          else get(R1, r1), get(R2, r2), a.stx(8, FP, CC_A, R1), a.stx(8, FP, CC_B, R2);
-          return;
-        case D.DIF_OP_TST:
-          if (fused.has(pc)) pending = { r1, r2: 0, tst: true };
-          else get(R1, r1), a.stx(8, FP, CC_A, R1), a.st(8, FP, CC_B, 0);
-          return;
-        case D.DIF_OP_SCMP:
-          this.strcmp(r1, r2, get);
-          return;
-        case D.DIF_OP_BA:
-          a.ja(at(ins & 0xffffff));
-          return;
-        case D.DIF_OP_RET:
-          get(R0, rd);
-          a.ja(end);
-          return;
-        case D.DIF_OP_NOP:
-          return;
-        case D.DIF_OP_SETX: {
-          const v = difo.inttab[(ins >>> 8) & 0xffff];
-          if (v === undefined) throw new TranslateError(`setx: bad integer table index at DIF offset ${pc}`, this.ecbIndex, this.actionIndex);
-          a.ld64(R1, v), put(R1, rd);
-          return;
-        }
-        case D.DIF_OP_SETS:
-          a.ldx(8, R1, R8, mem.strtabBase);
-          a.aluImm(ALU.ADD, R1, strBase + ((ins >>> 8) & 0xffff));
-          put(R1, rd);
-          return;
-        case D.DIF_OP_LDGS:
-          if (isCpuPair(difo.insns, pc)) {
-            // `cpu` (curcpu->cpu_id): the CPU number itself; the LDUW after it is skipped.
-            a.call(HELPER.get_smp_processor_id);
-            put(R0, rd);
-            skip = pc + 1;
-            return;
-          }
-          this.loadVariable((ins >>> 8) & 0xffff, pc, difo);
-          put(R0, rd);
-          return;
-        case D.DIF_OP_LDGA:
-          this.withSpilled(() => emitRegister(this, r1, r2, this.stackScratch()));
-          put(R0, rd);
-          return;
-        case D.DIF_OP_STGS:
-          this.storeGlobal((ins >>> 8) & 0xffff, rd, get);
-          return;
-        case D.DIF_OP_PUSHTR:
-        case D.DIF_OP_PUSHTV: {
-          if (this.tuple.length >= D.DIF_DTR_NREGS) fault(D.DTRACEFLT_TUPOFLOW);
-          else {
-            get(R1, rd);
-            a.stx(8, R8, mem.tuple + 8 * this.tuple.length, R1);
-            this.tuple.push({ byRef: op === D.DIF_OP_PUSHTR, type: r1 });
-          }
-          return;
-        }
-        case D.DIF_OP_POPTS:
-          this.tuple.pop();
-          return;
-        case D.DIF_OP_FLUSHTS:
-          this.tuple.length = 0;
-          return;
-        case D.DIF_OP_CALL:
-          this.withSpilled(() => translateCall(this, (ins >>> 8) & 0xffff, rd, pc, next));
-          return;
-        default:
-          if (isVariableOp(op)) return this.withSpilled(() => translateVariable(this, op, ins, fault));
-          throw new TranslateError(`DIF instruction ${D.DIF_OP_NAMES[op] ?? op} is not supported by the Linux bridge yet`, this.ecbIndex, this.actionIndex);
-      }
-    });
-    a.place(end);
-    this.regs = outer;
-    this.slots = outerSlots, this.pc = outerPc;
-    void mem;
+      case D.DIF_OP_POPTS:
+        this.tuple.pop();
+        return;
+      case D.DIF_OP_FLUSHTS:
+        this.tuple.length = 0;
+        return;
+      case D.DIF_OP_CALL:
+        this.withSpilled(() => translateCall(this, (ins >>> 8) & 0xffff, rd, pc, next));
+        return;
+      default:
+        if (isVariableOp(op)) return this.withSpilled(() => translateVariable(this, op, ins, fault));
+        throw new TranslateError(`DIF instruction ${D.DIF_OP_NAMES[op] ?? op} is not supported by the Linux bridge yet`, this.ecbIndex, this.actionIndex);
+    }
+  }
+
+  /** A branch fused with the CMP or TST before it (regalloc.ts): one conditional jump. */
+  private fusedBranch(d: DifoState, op: number, ins: number): void {
+    const a = this.a;
+    const at = (target: number) => d.labels.get(target)!;
+    const cmp = d.pending!, target = at(ins & 0xffffff);
+    d.pending = null;
+    const x = this.regOf(cmp.r1, R1);
+    if (SIGNED_BRANCH.has(op)) {
+      // As below: the sign of the wrapped difference.
+      if (x !== R1) a.mov(R1, x);
+      if (!cmp.tst) a.alu(ALU.SUB, R1, this.regOf(cmp.r2, R2));
+      a.jmpImm(BRANCH[op], R1, 0, target);
+    } else if (cmp.tst || cmp.r2 === 0) a.jmpImm(BRANCH[op], x, 0, target);
+    else a.jmp(BRANCH[op], x, this.regOf(cmp.r2, R2), target);
+  }
+
+  /** A branch on the condition codes a CMP or TST left in the stack frame. */
+  private branch(op: number, ins: number, at: (target: number) => Label): void {
+    const a = this.a;
+    a.ldx(8, R1, FP, CC_A), a.ldx(8, R2, FP, CC_B);
+    if (SIGNED_BRANCH.has(op)) {
+      // DTrace's signed branches test the sign of the wrapped difference (cc_n, with cc_v
+      // never set), so INT64_MIN < INT64_MAX is false there too.
+      a.alu(ALU.SUB, R1, R2);
+      a.jmpImm(BRANCH[op], R1, 0, at(ins & 0xffffff));
+    } else a.jmp(BRANCH[op], R1, R2, at(ins & 0xffffff));
+  }
+
+  /** A load from kernel or user memory through bpf_probe_read; an unreadable address faults. */
+  private load(load: { size: 1 | 2 | 4 | 8; signed: boolean; space: string }, r1: number, rd: number, fault: (code: number, addrReg?: number) => void): void {
+    const a = this.a;
+    const get = (reg: number, r: number) => this.getReg(reg, r);
+    const put = (reg: number, r: number) => this.putReg(reg, r);
+    const { size, signed } = load;
+    const user = load.space === 'user';
+    get(R3, r1);
+    a.stx(8, FP, TMP, R3);
+    a.st(8, FP, LOAD_TMP, 0);
+    a.mov(R1, FP), a.aluImm(ALU.ADD, R1, LOAD_TMP), a.movImm(R2, size);
+    a.call(user ? HELPER.probe_read_user : HELPER.probe_read_kernel);
+    const ok = a.label('load.ok');
+    a.jmpImm(JMP.JEQ, R0, 0, ok);
+    a.ldx(8, R1, FP, TMP);
+    fault(D.DTRACEFLT_BADADDR, R1);
+    a.place(ok);
+    a.ldx(size, R1, FP, LOAD_TMP);
+    if (signed && size < 8) a.movsx(R1, R1, (size * 8) as 8 | 16 | 32);
+    put(R1, rd);
+  }
+
+  /** A store through a pointer (STB..STX): only where DTrace lets D code write. */
+  private storeThrough(op: number, r1: number, rd: number, fault: (code: number, addrReg?: number) => void): void {
+    const a = this.a, mem = this.env.mem;
+    const get = (reg: number, r: number) => this.getReg(reg, r);
+    // dtrace_canstore: only this CPU's scratch memory (alloca()) may be written, else an
+    // invalid address; then the alignment, as DTrace checks them.
+    // Global structs, unions and arrays may be written too (dtrace_canstore_statvar).
+    const size = D.DIF_STORES.get(op)!;
+    get(R2, rd);
+    a.ldx(8, R1, R8, mem.self), a.aluImm(ALU.ADD, R1, mem.scratch);
+    a.mov(R4, R2), a.alu(ALU.SUB, R4, R1);
+    const inside = a.label('store.inside');
+    a.jmpImm(JMP.JLE, R4, mem.scratchMax - size, inside);
+    const wg = this.env.writableGlobals;
+    const globalLen = wg ? wg.end - wg.start : 0;
+    const inGlobal = a.label('store.global'), done = a.label('store.done');
+    if (wg && globalLen >= size) {
+      a.ldx(8, R1, R8, mem.globalsBase), a.aluImm(ALU.ADD, R1, wg.start);
+      a.mov(R4, R2), a.alu(ALU.SUB, R4, R1);
+      a.jmpImm(JMP.JLE, R4, globalLen - size, inGlobal);
+    }
+    // Clause-local structs, unions and arrays (dtrace_canstore_statvar of the locals).
+    const wl = writableLocals(this.env.vars);
+    const inLocal = a.label('store.local');
+    if (wl && wl.end - wl.start >= size) {
+      a.ldx(8, R1, R8, mem.self), a.aluImm(ALU.ADD, R1, wl.start);
+      a.mov(R4, R2), a.alu(ALU.SUB, R4, R1);
+      a.jmpImm(JMP.JLE, R4, wl.end - wl.start - size, inLocal);
+    }
+    fault(D.DTRACEFLT_BADADDR, R2);
+    // In a writable region (R4 the offset in it): store through the region's base (R1) at
+    // `off`. No alignment fault: DTrace for Linux stores a misaligned int (x86 allows it; a
+    // struct without end padding puts one at st[1].x), where illumos faults.
+    const alignedStore = (at: Label, base: () => void, off: number, last = false) => {
+      a.place(at);
+      get(R3, r1);
+      base();
+      a.stx(size, R1, off, R3);
+      if (!last) a.ja(done);
+    };
+    const inMem = () => { a.mov(R1, R8), a.alu(ALU.ADD, R1, R4); };
+    if (wl && wl.end - wl.start >= size) alignedStore(inLocal, inMem, wl.start);
+    if (wg && globalLen >= size) alignedStore(inGlobal, () => { a.ldMapValue(R1, this.env.globalsFd, wg.start), a.alu(ALU.ADD, R1, R4); }, 0);
+    alignedStore(inside, inMem, mem.scratch, true);
+    a.place(done);
+  }
+
+  /** COPYS: a struct or array copied into scratch memory. */
+  private copys(d: DifoState, pc: number, r1: number, r2: number, rd: number, fault: (code: number, addrReg?: number) => void): void {
+    const a = this.a, mem = this.env.mem, difo = d.difo, labels = d.labels;
+    const get = (reg: number, r: number) => this.getReg(reg, r);
+    // Copy r2 bytes from r1 to rd: rd checked as the stores check it (dtrace_canstore), the
+    // source read with bpf_probe_read_kernel, a failed read an invalid address. The verifier
+    // needs the size as a constant: the SETX the compiler puts just before.
+    const size = constantAt(difo, pc, r2, labels);
+    if (size === undefined) throw new TranslateError(`copys at DIF offset ${pc * 4}: the size must be a constant`, this.ecbIndex, this.actionIndex);
+    get(R2, rd);
+    if (size > BigInt(mem.scratchMax)) {
+      // Never fits: always a fault, behind a branch never taken (r8 is never NULL) so the
+      // code after it stays reachable for the verifier.
+      const after = a.label('copys.after');
+      a.jmpImm(JMP.JEQ, R8, 0, after);
+      fault(D.DTRACEFLT_BADADDR, R2);
+      a.place(after);
+      return;
+    }
+    a.ldx(8, R1, R8, mem.self), a.aluImm(ALU.ADD, R1, mem.scratch);
+    a.mov(R4, R2), a.alu(ALU.SUB, R4, R1);
+    const inside = a.label('copys.inside'), ok = a.label('copys.ok');
+    a.jmpImm(JMP.JLE, R4, mem.scratchMax - Number(size), inside);
+    fault(D.DTRACEFLT_BADADDR, R2);
+    a.place(inside);
+    if (size === 0n) return;
+    a.mov(R1, R8), a.alu(ALU.ADD, R1, R4), a.aluImm(ALU.ADD, R1, mem.scratch);
+    a.movImm(R2, Number(size));
+    get(R3, r1);
+    a.call(HELPER.probe_read_kernel);
+    a.jmpImm(JMP.JEQ, R0, 0, ok);
+    get(R1, r1);
+    fault(D.DTRACEFLT_BADADDR, R1);
+    a.place(ok);
   }
 
   /** Load DIF register r into BPF register reg (%r0 reads as zero). */
@@ -1120,6 +1127,36 @@ export class ProbeTranslator {
     a.ldMapValue(R1, env.globalsFd, g.offset);
     a.stx(g.size as Size, R1, 0, R2);
   }
+}
+
+/** What translating one DIF object keeps from one instruction to the next. */
+interface DifoState {
+  difo: Difo;
+  /** Where a fault goes on to, after its fault record. */
+  next: Label;
+  /** After the DIF object: where RET jumps, its value in R0. */
+  end: Label;
+  /** A label for each branch target (by DIF pc). */
+  labels: Map<number, Label>;
+  /** The DIF object's string table's offset in the program's string table. */
+  strBase: number;
+  /** The CMPs and TSTs fused with the branch after them (regalloc.ts), and one seen. */
+  fused: Set<number>;
+  pending: { r1: number; r2: number; tst: boolean } | null;
+  /** An instruction already translated with the one before it (curcpu's LDUW). */
+  skip: number;
+}
+
+/** A label for each instruction a branch of the DIF object jumps to. */
+function branchTargets(difo: Difo, a: BpfAsm): Map<number, Label> {
+  const labels = new Map<number, Label>();
+  for (const ins of difo.insns) {
+    const op = (ins >>> 24) & 0xff;
+    if (BRANCH[op] === undefined && op !== D.DIF_OP_BA) continue;
+    const pc = ins & 0xffffff;
+    if (!labels.has(pc)) labels.set(pc, a.label(`dif${pc}`));
+  }
+  return labels;
 }
 
 /**
