@@ -155,14 +155,15 @@ function loop(c: Call, reg: number, limit: number, body: (brk: Label, cont: Labe
   a.jmpImm(MAY_GOTO, 0, 0, brk);
   a.ldx(8, reg, R8, ctr);
   leaveImm(a, JMP.JGE, reg, limit, brk);
-  body(brk, cont);
+  // Only the body nests loops; a TranslateError thrown in it must not leave the depth raised
+  // for the next program this process translates (a library handle enables again).
+  try { body(brk, cont); } finally { loopDepth--; }
   a.place(cont);
   a.ldx(8, reg, R8, ctr);
   a.aluImm(ALU.ADD, reg, 1);
   a.stx(8, R8, ctr, reg);
   a.ja(head);
   a.place(brk);
-  loopDepth--;
 }
 
 const INVERSE: Record<number, JmpOp> = {
