@@ -62,6 +62,7 @@ await esbuild.build({
   target: 'node20',
   banner: { js: "'use strict';\nvar __dtraceBundleUrl = require('node:url').pathToFileURL(require('node:path').join(__dirname, 'start.bundle.mjs')).href;" },
   define: { 'import.meta.url': '__dtraceBundleUrl' },
+  minifyWhitespace: true, // it is packed; names stay as they are (stacks, errors)
   plugins: [fleetOutside, {
     name: 'chevrotain-inside',
     setup(build) {
