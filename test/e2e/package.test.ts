@@ -154,6 +154,24 @@ describe('npm package', () => {
       `build it with "npx node-gyp rebuild" in ${pkg} (it needs g++, make and python3)\n`);
     expect(r.status).toBe(1);
   });
+
+  test('where no prebuilt addon fits, the install script builds it with node-gyp', (ctx) => {
+    if (skip) ctx.skip(skip);
+    // The same package without prebuilds/, as on a machine the prebuilt addon does not fit.
+    const unpacked = path.join(work, 'unpacked');
+    mkdirSync(unpacked);
+    execFileSync('tar', ['xzf', tarball, '-C', unpacked]);
+    rmSync(path.join(unpacked, 'package/prebuilds'), { recursive: true });
+    const repacked = path.join(work, 'noprebuilt.tgz');
+    execFileSync('tar', ['czf', repacked, '-C', unpacked, 'package']);
+    const prefix = path.join(work, 'fromsource');
+    const { stderr } = npm(['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', `--allow-scripts=${repacked}`, repacked], work);
+    expect(stderr).not.toMatch(/install-scripts/);
+    const pkg = path.join(prefix, 'lib/node_modules/node-dtrace');
+    expect(existsSync(path.join(pkg, 'build/Release/dtrace_native.node'))).toBe(true);
+    expect(existsSync(path.join(pkg, 'prebuilds'))).toBe(false);
+    expect(run(path.join(prefix, 'bin/dtrace'), ['-qn', 'BEGIN { printf("ok\\n"); exit(0); }'])).toEqual({ status: 0, stdout: 'ok\n\n', stderr: '' });
+  }, 300_000);
 });
 
 describe('an unbuilt clone', () => {
