@@ -4,15 +4,17 @@
 //    separately, which cost dtrace about a fifth of its start-up; one file loads in a fraction of
 //    that. Chevrotain stays outside (src/compiler/chevrotain.ts loads its own single-file bundle).
 // 2. dist/cli/dtrace.blob: a V8 start-up snapshot (node --build-snapshot) of dist/ and Chevrotain
-//    bundled as one CommonJS script, loaded and with the parser warmed (cli/snapshot.ts). It is
-//    tied to the node binary that built it and to where it was built (dtrace.blob.root); bin/dtrace
-//    uses it there, while it is newer than both that binary and dist/cli/main.js.
+//    bundled as one CommonJS script (dist/cli/snapshot.cjs, which finds its place at build time,
+//    so that the package carries it and install.mjs builds the snapshot where it is installed),
+//    loaded and with the parser warmed (cli/snapshot.ts). It is tied to the node binary that built
+//    it and to where it was built (dtrace.blob.root); bin/dtrace uses it there, while it is newer
+//    than both that binary and dist/cli/main.js (scripts/snapshot.mjs).
 // bin/dtrace.mjs uses the bundle only while it is newer than dist/cli/main.js, so a later `tsc`
 // alone never runs stale code.
-import { spawnSync } from 'node:child_process';
-import { realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { buildSnapshot } from './snapshot.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(root, 'dist/cli');
@@ -44,7 +46,9 @@ await esbuild.build({
 });
 
 // The snapshot's script: CommonJS (what --build-snapshot runs), Chevrotain inside, and every
-// module's import.meta.url the ES bundle's, so that paths resolve as they do from it.
+// module's import.meta.url the ES bundle's beside it (found from __dirname when the snapshot is
+// built, so the script does not name the tree it was bundled in), so that paths resolve as they
+// do from the bundle.
 const blob = path.join(cli, 'dtrace.blob');
 const script = path.join(cli, 'snapshot.cjs');
 rmSync(blob, { force: true });
@@ -56,7 +60,9 @@ await esbuild.build({
   platform: 'node',
   format: 'cjs',
   target: 'node20',
-  define: { 'import.meta.url': JSON.stringify(pathToFileURL(path.join(cli, 'start.bundle.mjs')).href) },
+  banner: { js: "'use strict';\nvar __dtraceBundleUrl = require('node:url').pathToFileURL(require('node:path').join(__dirname, 'start.bundle.mjs')).href;" },
+  define: { 'import.meta.url': '__dtraceBundleUrl' },
+  minifyWhitespace: true, // it is packed; names stay as they are (stacks, errors)
   plugins: [fleetOutside, {
     name: 'chevrotain-inside',
     setup(build) {
@@ -70,10 +76,5 @@ await esbuild.build({
   }],
   logLevel: 'warning',
 });
-const built = spawnSync(process.execPath, ['--snapshot-blob', blob, '--build-snapshot', script], { encoding: 'utf8' });
-// Paths are in the snapshot: bin/dtrace uses it only where it was built.
-if (built.status === 0) writeFileSync(`${blob}.root`, `${realpathSync(root)}\n`);
-else {
-  rmSync(blob, { force: true });
-  console.error(`bundle: no start-up snapshot (dtrace starts from the bundle): ${(built.stderr || built.error?.message || '').trim().split('\n').pop()}`);
-}
+const why = buildSnapshot(root);
+if (why) console.error(`bundle: no start-up snapshot (dtrace starts from the bundle): ${why}`);

@@ -4,7 +4,7 @@
 // and the prebuilt addon never touches the tree the other tests run from.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT, kernelUnavailable } from '../helpers/run.js';
@@ -14,21 +14,39 @@ let work = '';
 let tarball = '';
 let listing: string[] = [];
 
-/** npm, quietly, as a user at a shell runs it (no ambient npm_* variables from the test runner). */
-function npm(args: string[], cwd: string): string {
+/** npm, as a user at a shell runs it (no ambient npm_* variables from the test runner); its stdout and stderr. */
+function npm(args: string[], cwd: string): { stdout: string; stderr: string } {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('npm_')));
-  return execFileSync('npm', args, { cwd, env: { ...env, NO_UPDATE_NOTIFIER: '1' }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = spawnSync('npm', args, { cwd, env: { ...env, NO_UPDATE_NOTIFIER: '1' }, encoding: 'utf8', timeout: 240_000 });
+  if (r.status !== 0) throw new Error(`npm ${args.join(' ')}: status ${r.status}${r.error ? ` (${r.error.message})` : ''}\n${r.stderr}`);
+  return { stdout: r.stdout, stderr: r.stderr };
 }
 
-/** `npm install -g TARBALL` into `prefix` (plus `extra` flags); returns the installed package's directory. */
+/**
+ * `npm install -g TARBALL` into `prefix` (plus `extra` flags), as the README says: with the package's
+ * install script allowed (npm 11 runs none it was not told to; a tarball is named by its path).
+ * Returns the installed package's directory.
+ */
 function installGlobal(prefix: string, extra: string[] = []): string {
-  npm(['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', ...extra, tarball], work);
+  const { stderr } = npm(['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', `--allow-scripts=${tarball}`, ...extra, tarball], work);
+  // npm names a package whose scripts it was not allowed to run.
+  expect(stderr).not.toMatch(/install-scripts/);
   return path.join(prefix, 'lib/node_modules/node-dtrace');
 }
 
 function run(bin: string, args: string[]) {
   const r = spawnSync(bin, args, { encoding: 'utf8', timeout: 60_000, cwd: work });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** What bin/dtrace (a shell script) hands node, from `sh -x`: `--snapshot-blob BLOB -- ARGS` or `SCRIPT ARGS`. */
+function started(dtrace: string): string {
+  // (V8 options in NODE_OPTIONS would make bin/dtrace leave the snapshot.)
+  const { NODE_OPTIONS: _, ...env } = process.env;
+  const r = spawnSync('sh', ['-x', dtrace, '-qn', 'BEGIN { exit(0); }'], { encoding: 'utf8', timeout: 60_000, env });
+  expect(r.status).toBe(0);
+  const exec = r.stderr.split('\n').find((l) => l.startsWith('+ exec '));
+  return (exec ?? r.stderr).replace(/^\+ exec \S+ /, '').replace(/'/g, '');
 }
 
 beforeAll(() => {
@@ -49,7 +67,7 @@ beforeAll(() => {
     const { atime, mtime } = statSync(built);
     utimesSync(copied, atime, mtime);
   }
-  const name = npm(['pack', '--pack-destination', work], copy).trim().split('\n').pop()!;
+  const name = npm(['pack', '--pack-destination', work], copy).stdout.trim().split('\n').pop()!;
   tarball = path.join(work, name);
   listing = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).trim().split('\n');
 }, 300_000);
@@ -64,11 +82,15 @@ describe('npm package', () => {
     for (const f of ['bin/dtrace', 'bin/dtrace.mjs', 'bin/dtrace-dofdump', 'bin/dtrace-flamegraph', 'dist/cli/main.js', 'dist/cli/start.bundle.mjs', 'lib/dtrace/procfs.d',
       'man/dtrace.1', 'native/addon.cc', 'binding.gyp', `prebuilds/${process.platform}-${process.arch}/node.napi.glibc.node`, 'package.json', 'README.md'])
       expect(listing).toContain(`package/${f}`);
-    // Of scripts/, only npm's install script (the addon: node-gyp-build in an installed package).
-    expect(listing).toContain('package/scripts/install.mjs');
-    expect(listing.filter((f) => (/^package\/(test|src|scripts|build|docs)\//.test(f) && f !== 'package/scripts/install.mjs') || f.endsWith('.map'))).toEqual([]);
-    // The start-up snapshot belongs to the node and the tree that built it (scripts/bundle.mjs).
-    expect(listing.filter((f) => /dtrace\.blob|snapshot\.cjs/.test(f))).toEqual([]);
+    // Of scripts/, only npm's install script (the addon: node-gyp-build in an installed package;
+    // then the start-up snapshot).
+    const installScripts = ['package/scripts/install.mjs', 'package/scripts/snapshot.mjs'];
+    for (const f of installScripts) expect(listing).toContain(f);
+    expect(listing.filter((f) => (/^package\/(test|src|scripts|build|docs)\//.test(f) && !installScripts.includes(f)) || f.endsWith('.map'))).toEqual([]);
+    // The start-up snapshot belongs to the node and the tree that built it: its script is packed,
+    // the install script builds it.
+    expect(listing).toContain('package/dist/cli/snapshot.cjs');
+    expect(listing.filter((f) => /dtrace\.blob/.test(f))).toEqual([]);
     // The library API's declarations, and only those.
     expect(listing.filter((f) => f.endsWith('.d.ts')).sort()).toEqual(['package/dist/api/access.d.ts', 'package/dist/api/dtrace.d.ts', 'package/dist/api/index.d.ts', 'package/dist/api/types.d.ts']);
     // postpack removed the prebuilt addon from the tree it packed.
@@ -83,6 +105,9 @@ describe('npm package', () => {
     const r = run(dtrace, ['-qn', 'BEGIN { printf("ok\\n"); exit(0); }']);
     expect(r).toEqual({ status: 0, stdout: 'ok\n\n', stderr: '' });
     // (dtrace ends its output with a blank line, as DTrace does.)
+    // The install script built the start-up snapshot there, and dtrace starts from it.
+    expect(readFileSync(path.join(pkg, 'dist/cli/dtrace.blob.root'), 'utf8')).toBe(`${realpathSync(pkg)}\n`);
+    expect(started(dtrace)).toBe(`--snapshot-blob ${realpathSync(pkg)}/dist/cli/dtrace.blob -- -qn BEGIN { exit(0); }`);
     // `dtrace -l | head`: the header, then dtrace's own probes.
     const l = spawnSync('sh', ['-c', `"${dtrace}" -l | head -3`], { encoding: 'utf8', timeout: 60_000 });
     expect(l.stdout).toMatch(/^ +ID +PROVIDER +MODULE +FUNCTION NAME\n +1 +dtrace +BEGIN\n +2 +dtrace +END\n$/);
@@ -117,6 +142,9 @@ describe('npm package', () => {
     const pkg = installGlobal(prefix, ['--ignore-scripts']);
     const dtrace = path.join(prefix, 'bin/dtrace');
     expect(run(dtrace, ['-qn', 'BEGIN { printf("ok\\n"); exit(0); }'])).toEqual({ status: 0, stdout: 'ok\n\n', stderr: '' });
+    // No snapshot was built: dtrace starts from dist/.
+    expect(existsSync(path.join(pkg, 'dist/cli/dtrace.blob'))).toBe(false);
+    expect(started(dtrace)).toBe(`${realpathSync(pkg)}/bin/dtrace.mjs -qn BEGIN { exit(0); }`);
     // A machine the prebuilt addon does not fit: none is found.
     rmSync(path.join(pkg, 'prebuilds'), { recursive: true });
     const r = run(dtrace, ['-qn', 'BEGIN { printf("ok\\n"); exit(0); }']);
@@ -126,6 +154,24 @@ describe('npm package', () => {
       `build it with "npx node-gyp rebuild" in ${pkg} (it needs g++, make and python3)\n`);
     expect(r.status).toBe(1);
   });
+
+  test('where no prebuilt addon fits, the install script builds it with node-gyp', (ctx) => {
+    if (skip) ctx.skip(skip);
+    // The same package without prebuilds/, as on a machine the prebuilt addon does not fit.
+    const unpacked = path.join(work, 'unpacked');
+    mkdirSync(unpacked);
+    execFileSync('tar', ['xzf', tarball, '-C', unpacked]);
+    rmSync(path.join(unpacked, 'package/prebuilds'), { recursive: true });
+    const repacked = path.join(work, 'noprebuilt.tgz');
+    execFileSync('tar', ['czf', repacked, '-C', unpacked, 'package']);
+    const prefix = path.join(work, 'fromsource');
+    const { stderr } = npm(['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', `--allow-scripts=${repacked}`, repacked], work);
+    expect(stderr).not.toMatch(/install-scripts/);
+    const pkg = path.join(prefix, 'lib/node_modules/node-dtrace');
+    expect(existsSync(path.join(pkg, 'build/Release/dtrace_native.node'))).toBe(true);
+    expect(existsSync(path.join(pkg, 'prebuilds'))).toBe(false);
+    expect(run(path.join(prefix, 'bin/dtrace'), ['-qn', 'BEGIN { printf("ok\\n"); exit(0); }'])).toEqual({ status: 0, stdout: 'ok\n\n', stderr: '' });
+  }, 300_000);
 });
 
 describe('an unbuilt clone', () => {
