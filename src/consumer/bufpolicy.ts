@@ -29,7 +29,7 @@ export class BufferPolicy {
     if (this.policy === 'fill') return buffers.map((b) => this.fill(b));
     if (this.policy === 'ring') {
       for (const b of buffers) this.keep(b);
-      return buffers.filter((b) => b.lost > 0).map((b) => ({ cpu: b.cpu, records: [], lost: b.lost }));
+      return buffers.filter((b) => b.lost > 0).map((b) => ({ ...b, records: [] }));
     }
     return buffers;
   }
@@ -56,7 +56,7 @@ export class BufferPolicy {
       }
     }
     this.used.set(b.cpu, used);
-    return { cpu: b.cpu, records, lost };
+    return { ...b, records, lost };
   }
 
   private keep(b: CpuBuffer): void {

@@ -191,6 +191,7 @@ export class Agent {
     if (withAggs) {
       m.aggregations = s.device.aggregationSnapshot();
       m.dynamicDrops = s.device.dynamicVariableDrops();
+      m.recursionMisses = s.device.recursionMisses();
       m.aggregationDrops = s.device.aggregationDrops().filter((d) => d.drops > 0);
     }
     return m;

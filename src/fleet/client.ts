@@ -134,6 +134,10 @@ interface Member {
   /** Its last message (after stop) has arrived. */
   final: boolean;
   aggregations: AggregationEntry[];
+  /** Its drops not yet reported: dynamic variables, recursion misses; each CPU's aggregation drops so far. */
+  dynamicDrops: number;
+  recursionMisses: number;
+  aggregationDrops: Map<number, number>;
 }
 
 /**
@@ -148,8 +152,6 @@ export class FleetDevice implements Device {
   /** Per instance: what each ECB description matched there. */
   readonly matchedOn = new Map<string, number[]>();
   private pending: CpuBuffer[] = [];
-  private dynDrops = 0;
-  private aggDrops: { cpu: number; drops: number }[] = [];
   private wake: (() => void) | null = null;
   private messages?: ConsumerMessages;
   private heartbeat?: NodeJS.Timeout;
@@ -175,7 +177,9 @@ export class FleetDevice implements Device {
       epids.set(ep.epid, epid);
       this.probes.push({ ...ep, epid, probe: { ...ep.probe, instance } });
     }
-    this.members.set(instance, { instance, epids, lastHeard: Date.now(), lost: false, ended: false, final: false, aggregations: [] });
+    this.members.set(instance, { instance, epids, lastHeard: Date.now(), lost: false, ended: false, final: false, aggregations: [],
+      dynamicDrops: 0, recursionMisses: 0, aggregationDrops: new Map(),
+    });
     if (this.aggregations.length === 0) this.aggregations = r.aggregations;
     r.matched.forEach((n, i) => (this.matched[i] = (this.matched[i] ?? 0) + n));
     this.matchedOn.set(instance, r.matched);
@@ -239,11 +243,12 @@ export class FleetDevice implements Device {
         const epid = m.epids.get(rec.readUInt32LE(0));
         if (epid !== undefined) rec.writeUInt32LE(epid, 0);
       }
-      this.pending.push(b);
+      this.pending.push({ ...b, instance: m.instance });
     }
     if (d.aggregations) m.aggregations = d.aggregations;
-    this.dynDrops += d.dynamicDrops ?? 0;
-    this.aggDrops.push(...(d.aggregationDrops ?? []));
+    m.dynamicDrops += d.dynamicDrops ?? 0;
+    m.recursionMisses += d.recursionMisses ?? 0;
+    for (const a of d.aggregationDrops ?? []) m.aggregationDrops.set(a.cpu, a.drops);
   }
 
   private async toAll(c: Control): Promise<{ instance: string; reply?: ControlReply; error?: string }[]> {
@@ -340,15 +345,22 @@ export class FleetDevice implements Device {
   close(): void {
     clearInterval(this.heartbeat);
   }
+  // Drops are each instance's, reported naming it (instanceDrops, and the buffers' and aggregation drops' instance).
   dynamicVariableDrops(): number {
-    const n = this.dynDrops;
-    this.dynDrops = 0;
-    return n;
+    return 0;
   }
-  aggregationDrops(): { cpu: number; drops: number }[] {
-    const d = this.aggDrops;
-    this.aggDrops = [];
-    return d;
+  recursionMisses(): number {
+    return 0;
+  }
+  instanceDrops(): { instance: string; dynamic: number; recursion: number }[] {
+    return [...this.members.values()].map((m) => {
+      const r = { instance: m.instance, dynamic: m.dynamicDrops, recursion: m.recursionMisses };
+      m.dynamicDrops = m.recursionMisses = 0;
+      return r;
+    });
+  }
+  aggregationDrops(): { cpu: number; drops: number; instance: string }[] {
+    return [...this.members.values()].flatMap((m) => [...m.aggregationDrops].map(([cpu, drops]) => ({ cpu, drops, instance: m.instance })));
   }
   /** The members' own entries of what the consumer read (the merge keeps every instance's). */
   private readFrom(m: { aggregations: AggregationEntry[] }, id: number, read: AggregationEntry[]): AggregationEntry[] {
@@ -368,8 +380,5 @@ export class FleetDevice implements Device {
       const gone = new Set(mine.map((e) => e.key.toString('hex')));
       m.aggregations = m.aggregations.filter((e) => e.id !== id || !gone.has(e.key.toString('hex')));
     }
-  }
-  recursionMisses(): number {
-    return 0; // agents' own: not carried yet
   }
 }

@@ -73,7 +73,10 @@ export interface DataMessage {
   buffers?: CpuBuffer[];
   /** The whole of every aggregation, as of this message. */
   aggregations?: AggregationEntry[];
+  /** Drops on the agent (dynamic variables and recursion misses since its last message, each
+   * CPU's aggregation drops so far); a buffer's lost records travel in the buffer. */
   dynamicDrops?: number;
+  recursionMisses?: number;
   aggregationDrops?: { cpu: number; drops: number }[];
   /** The enabling is over on the agent (its client stopped heartbeating, or it failed). */
   ended?: string;
