@@ -114,11 +114,12 @@ export class Agent {
   }
 
   private enable(req: EnableRequest): EnableReply {
-    const dof = Buffer.from(req.dof, 'base64');
+    const dof = req.dof;
+    if (!Buffer.isBuffer(dof)) return { error: 'the enabling carries no DOF' };
     // Destructive actions need both the client's -w and the agent's consent.
     const program = readDof(dof);
     if (isSet(program.options, 'destructive') && !(req.destructive && this.opts.allowDestructive)) {
-      return { error: `instance ${this.opts.instance} does not allow destructive actions (dtraced --allow-destructive)` };
+      return { error: `instance ${this.opts.instance} does not allow destructive actions (dtraced -w)` };
     }
     const device = new LinuxDevice(this.registry, { verbose: false, instance: this.opts.instance });
     let enabled;

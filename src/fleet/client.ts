@@ -92,7 +92,7 @@ export class Fleet {
     const device = new FleetDevice(this.nc, session);
     await device.subscribe();
     const replies = await Promise.allSettled(instances.map((inst) =>
-      this.request<EnableReply>(inst, agentSubject(inst, 'enable'), { session, dof: dof.toString('base64'), destructive })));
+      this.request<EnableReply>(inst, agentSubject(inst, 'enable'), { session, dof, destructive })));
     const failed = replies.findIndex((r) => r.status === 'rejected' || 'error' in r.value);
     for (const [i, r] of replies.entries()) {
       if (r.status === 'fulfilled' && 'enabled' in r.value) device.add(instances[i], r.value.enabled);
@@ -166,7 +166,15 @@ export class FleetDevice implements Device {
     // Short pulls: after a server restart the consumer is made again within a second or two.
     this.messages = await consumer.consume({ expires: 1000, idle_heartbeat: 500 });
     void (async () => {
-      for await (const m of this.messages!) this.receive(decode<DataMessage>(m.data));
+      for await (const m of this.messages!) {
+        let d: DataMessage;
+        try {
+          d = decode<DataMessage>(m.data);
+        } catch {
+          continue; // not an agent's message of this version: nothing of ours
+        }
+        this.receive(d);
+      }
     })().catch(() => {});
   }
 
