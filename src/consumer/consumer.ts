@@ -129,15 +129,15 @@ export class Consumer {
 
   /** The status check (at -x statusrate): dynamic variable and speculation drops, as DTrace reports them. */
   status(): void {
-    const counts = this.device.instanceDrops?.() ??
-      [{ instance: undefined, dynamic: this.device.dynamicVariableDrops(), recursion: this.device.recursionMisses() }];
+    const fleet = this.device.instanceDrops?.();
+    const counts = fleet ?? [{ instance: undefined, dynamic: this.device.dynamicVariableDrops(), recursion: this.device.recursionMisses() }];
     for (const { instance, dynamic: dyn, recursion: missed } of counts) {
       const at = dropInstance(instance);
       if (dyn > 0) this.drop(`dtrace: ${at}${dyn} dynamic variable drop${dyn === 1 ? '' : 's'}\n`);
       // No DTrace message fits (its probes cannot be refused): worded as its drops, with the cause.
       if (missed > 0) this.drop(`dtrace: ${at}${missed} probe firing${missed === 1 ? '' : 's'} lost (CPU busy in another BPF program)\n`);
     }
-    this.speculations.report((text) => this.drop(text));
+    this.speculations.report((text) => this.drop(text), fleet);
   }
 
   /** The aggregation snapshot (at -x aggrate): its drops, "N aggregation drops on CPU C". */

@@ -74,6 +74,16 @@ export interface EnableResult {
   matched: number[]; // per ECB description: how many probes it matched
 }
 
+/** One fleet instance's drops since the last call (Device.instanceDrops). */
+export interface InstanceDrops {
+  instance: string;
+  dynamic: number;
+  recursion: number;
+  /** speculation() failures: busy, or no speculative buffer available. */
+  busy: number;
+  unavailable: number;
+}
+
 export interface DeviceStatus {
   errors: number;
   exited: boolean;
@@ -101,10 +111,11 @@ export interface Device {
   /** Aggregation inserts dropped per CPU so far (aggsize exhausted); a fleet's name their instance. */
   aggregationDrops(): { cpu: number; drops: number; instance?: string }[];
   /**
-   * A fleet's device: each instance's dynamic-variable drops and recursion misses since the last
-   * call, reported naming it (its dynamicVariableDrops() and recursionMisses() are then 0).
+   * A fleet's device: each instance's dynamic-variable drops, recursion misses and failed
+   * speculations since the last call, reported naming it (its dynamicVariableDrops(),
+   * recursionMisses() and speculationFailures() are then 0).
    */
-  instanceDrops?(): { instance: string; dynamic: number; recursion: number }[];
+  instanceDrops?(): InstanceDrops[];
   /** clear(): zero the entries of an aggregation as the consumer read them (what came since stays). */
   clearAggregation(id: number, read: AggregationEntry[]): void;
   /** trunc(): remove these entries, as read, of an aggregation (what came since stays). */

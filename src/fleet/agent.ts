@@ -193,6 +193,7 @@ export class Agent {
       m.aggregations = s.device.aggregationSnapshot();
       m.dynamicDrops = s.device.dynamicVariableDrops();
       m.recursionMisses = s.device.recursionMisses();
+      m.speculationFailures = s.device.speculationFailures();
       m.aggregationDrops = s.device.aggregationDrops().filter((d) => d.drops > 0);
     }
     return m;

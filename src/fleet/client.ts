@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, StorageType, type ConsumerMessages } from '@nats-io/jetstream';
 import type {
-  AggregationDescription, AggregationEntry, CpuBuffer, Device, EnabledProbe, EnableResult,
+  AggregationDescription, AggregationEntry, CpuBuffer, Device, EnabledProbe, EnableResult, InstanceDrops,
 } from '../device/device.js';
 import {
   agentSubject, controlSubject, dataSubject, decode, DISCOVER, encode, fleetServer, HEARTBEAT_MS, SILENCE_MS,
@@ -137,6 +137,8 @@ interface Member {
   /** Its drops not yet reported: dynamic variables, recursion misses; each CPU's aggregation drops so far. */
   dynamicDrops: number;
   recursionMisses: number;
+  busy: number;
+  unavailable: number;
   aggregationDrops: Map<number, number>;
 }
 
@@ -186,7 +188,7 @@ export class FleetDevice implements Device {
       this.probes.push({ ...ep, epid, probe: { ...ep.probe, instance } });
     }
     this.members.set(instance, { instance, epids, lastHeard: Date.now(), lost: false, ended: false, final: false, aggregations: [],
-      dynamicDrops: 0, recursionMisses: 0, aggregationDrops: new Map(),
+      dynamicDrops: 0, recursionMisses: 0, busy: 0, unavailable: 0, aggregationDrops: new Map(),
     });
     if (this.aggregations.length === 0) this.aggregations = r.aggregations;
     r.matched.forEach((n, i) => (this.matched[i] = (this.matched[i] ?? 0) + n));
@@ -256,6 +258,8 @@ export class FleetDevice implements Device {
     if (d.aggregations) m.aggregations = d.aggregations;
     m.dynamicDrops += d.dynamicDrops ?? 0;
     m.recursionMisses += d.recursionMisses ?? 0;
+    m.busy += d.speculationFailures?.busy ?? 0;
+    m.unavailable += d.speculationFailures?.unavailable ?? 0;
     for (const a of d.aggregationDrops ?? []) m.aggregationDrops.set(a.cpu, a.drops);
   }
 
@@ -360,10 +364,10 @@ export class FleetDevice implements Device {
   recursionMisses(): number {
     return 0;
   }
-  instanceDrops(): { instance: string; dynamic: number; recursion: number }[] {
+  instanceDrops(): InstanceDrops[] {
     return [...this.members.values()].map((m) => {
-      const r = { instance: m.instance, dynamic: m.dynamicDrops, recursion: m.recursionMisses };
-      m.dynamicDrops = m.recursionMisses = 0;
+      const r = { instance: m.instance, dynamic: m.dynamicDrops, recursion: m.recursionMisses, busy: m.busy, unavailable: m.unavailable };
+      m.dynamicDrops = m.recursionMisses = m.busy = m.unavailable = 0;
       return r;
     });
   }

@@ -77,6 +77,7 @@ export interface DataMessage {
    * CPU's aggregation drops so far); a buffer's lost records travel in the buffer. */
   dynamicDrops?: number;
   recursionMisses?: number;
+  speculationFailures?: { busy: number; unavailable: number };
   aggregationDrops?: { cpu: number; drops: number }[];
   /** The enabling is over on the agent (its client stopped heartbeating, or it failed). */
   ended?: string;

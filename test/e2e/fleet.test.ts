@@ -195,6 +195,16 @@ authorization {
     expect(drops.filter((l) => !/\[b\] \d+ drops? on CPU|\[a\] \d+ aggregation|\[c\] \d+ dynamic/.test(l))).toEqual([]);
   }, 150_000);
 
+  test('failed speculations are reported per instance, naming it', () => {
+    // Two speculations at once with nspec=1: the second fails on every instance, every time.
+    const r = dtrace(['-x', OPS(), '-qn', 'a:profile:::tick-100ms, b:profile:::tick-100ms /i++ < 5/ { self->s = speculation(); self->t = speculation(); }',
+      '-n', 'tick-100ms /self->s/ { discard(self->s); self->s = 0; }', '-n', 'a:profile:::tick-1s { exit(0); }']);
+    expect(r.status).toBe(0);
+    const failed = r.stderr.split('\n').filter((l) => /failed speculation/.test(l));
+    for (const inst of ['a', 'b']) expect(failed.some((l) => l.startsWith(`dtrace: [${inst}] `))).toBe(true);
+    expect(failed.filter((l) => !/^dtrace: \[[ab]\] \d+ failed speculations? \((available buffer\(s\) still busy|no speculative buffer available)\)$/.test(l))).toEqual([]);
+  }, 90_000);
+
   test('-c and -p are refused with a fleet, from -x fleet or DTRACE_FLEET, before anything is enabled', () => {
     const refused = 'dtrace: -c and -p not valid with a fleet (-x fleet or DTRACE_FLEET): they name processes of this machine, not of the instances\n';
     for (const extra of [['-c', 'true'], ['-p', String(process.pid)]]) {
