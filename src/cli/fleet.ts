@@ -128,6 +128,7 @@ async function trace(fleet: Fleet, instances: string[], compiled: Compiled, r: F
       const due = timers.due();
       if (due.has('aggrate')) consumer.snapshotAggregations();
       if (due.has('statusrate')) consumer.status();
+      if (due.has('cleanrate')) consumer.clean();
       r.flush();
     }
     await device.stopAll();

@@ -155,6 +155,9 @@ export class Agent {
       case 'trunc':
         s.device.removeAggregationKeys(c.id, c.read);
         return { ok: true };
+      case 'clean':
+        s.device.cleanSpeculation(c.id, c.gen);
+        return { ok: true };
       case 'stop': {
         // END fires here; its records and the last aggregations travel in the reply.
         s.running = false;

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, StorageType, type ConsumerMessages } from '@nats-io/jetstream';
+import { FAULT_EPID, parseSpecTag, specTag } from '../abi/records.js';
 import type {
   AggregationDescription, AggregationEntry, CpuBuffer, Device, EnabledProbe, EnableResult, InstanceDrops,
 } from '../device/device.js';
@@ -157,6 +158,9 @@ export class FleetDevice implements Device {
   private wake: (() => void) | null = null;
   private messages?: ConsumerMessages;
   private heartbeat?: NodeJS.Timeout;
+  /** Speculations renumbered across instances (ids are 16 bits): (instance, id) -> ours, and back. */
+  private specIds = new Map<string, number>();
+  private specOf: { instance: string; id: number }[] = [];
   /** Instances lost since the last call of lostInstances(). */
   private newlyLost: string[] = [];
 
@@ -250,8 +254,16 @@ export class FleetDevice implements Device {
   private take(m: Member, d: DataMessage): void {
     for (const b of d.buffers ?? []) {
       for (const rec of b.records) {
-        const epid = m.epids.get(rec.readUInt32LE(0));
+        const raw = rec.readUInt32LE(0);
+        if (raw === FAULT_EPID) continue;
+        const epid = m.epids.get(raw);
         if (epid !== undefined) rec.writeUInt32LE(epid, 0);
+        // Every instance numbers its speculations from 1: the consumer holds them apart.
+        const tag = rec.readUInt32LE(4);
+        if (tag !== 0) {
+          const { kind, id, gen } = parseSpecTag(tag);
+          rec.writeUInt32LE(specTag(kind, this.speculationId(m.instance, id), gen), 4);
+        }
       }
       this.pending.push({ ...b, instance: m.instance });
     }
@@ -261,6 +273,18 @@ export class FleetDevice implements Device {
     m.busy += d.speculationFailures?.busy ?? 0;
     m.unavailable += d.speculationFailures?.unavailable ?? 0;
     for (const a of d.aggregationDrops ?? []) m.aggregationDrops.set(a.cpu, a.drops);
+  }
+
+  private speculationId(instance: string, id: number): number {
+    const k = `${instance}:${id}`;
+    let ours = this.specIds.get(k);
+    if (id === 0 || (ours === undefined && this.specOf.length >= 0xffff)) return id;
+    if (ours === undefined) {
+      this.specOf.push({ instance, id });
+      ours = this.specOf.length;
+      this.specIds.set(k, ours);
+    }
+    return ours;
   }
 
   private async toAll(c: Control): Promise<{ instance: string; reply?: ControlReply; error?: string }[]> {
@@ -378,6 +402,10 @@ export class FleetDevice implements Device {
   private readFrom(m: { aggregations: AggregationEntry[] }, id: number, read: AggregationEntry[]): AggregationEntry[] {
     const keys = new Set(read.filter((e) => e.id === id).map((e) => e.key.toString('hex')));
     return m.aggregations.filter((e) => e.id === id && keys.has(e.key.toString('hex')));
+  }
+  cleanSpeculation(id: number, generation: number): void {
+    const s = this.specOf[id - 1];
+    if (s) void this.toOne(s.instance, { op: 'clean', id: s.id, gen: generation });
   }
   clearAggregation(id: number, read: AggregationEntry[]): void {
     for (const m of this.members.values()) {

@@ -7,7 +7,7 @@
 //   dtrace.discover                     request-many: every agent answers with its Announcement
 //   dtrace.agent.INST.list              request: ListRequest -> ListReply (the probe catalogue)
 //   dtrace.agent.INST.enable            request: EnableRequest -> EnableReply
-//   dtrace.agent.INST.ctl.SESSION       request: Control -> ControlReply (go, stop, clear, trunc, heartbeat)
+//   dtrace.agent.INST.ctl.SESSION       request: Control -> ControlReply (go, stop, clear, trunc, clean, heartbeat)
 //   dtrace.data.SESSION                 agent -> client: DataMessage (records, aggregations, drops, liveness),
 //                                       through the JetStream stream DTRACE_SESSION the client creates:
 //                                       an agent sends each message until the server acknowledges it
@@ -61,6 +61,8 @@ export type Control =
   | { op: 'go' }
   | { op: 'stop' }
   | { op: 'heartbeat' }
+  // The consumer's speculation cleaner: speculation `id` of generation `gen` may be INACTIVE again.
+  | { op: 'clean'; id: number; gen: number }
   // clear() and trunc() carry the entries the client printed from this instance: the agent's
   // device takes exactly those away, keeping what probes added since (device/linux/agg-carry.ts).
   | { op: 'clear'; id: number; read: AggregationEntry[] }

@@ -205,6 +205,24 @@ authorization {
     expect(failed.filter((l) => !/^dtrace: \[[ab]\] \d+ failed speculations? \((available buffer\(s\) still busy|no speculative buffer available)\)$/.test(l))).toEqual([]);
   }, 90_000);
 
+  test('speculations: each instance\'s are its own, and a discarded one is free again', () => {
+    // a and b both hold a record in their speculation 1; a commits it, b discards it later.
+    const held = dtrace(['-x', OPS(), '-qn', `int done;
+a:profile:::tick-200ms, b:profile:::tick-200ms /!s/ { s = speculation(); }
+a:profile:::tick-200ms, b:profile:::tick-200ms /s && !done/ { speculate(s); printf("%s speculated\\n", probeinstance); }
+a:profile:::tick-200ms, b:profile:::tick-200ms /s/ { done = 1; }
+a:profile:::tick-1s /s/ { commit(s); s = 0; }
+b:profile:::tick-1500ms /s/ { discard(s); s = 0; }
+a:profile:::tick-2s { exit(0); }`]);
+    expect(held.stdout).toBe('a speculated\n\n');
+    expect(held.status).toBe(0);
+    // nspec=1: a discarded speculation comes back only through the consumer's cleaner.
+    const reused = dtrace(['-x', OPS(), '-qn', 'a:profile:::tick-100ms /i++ < 10/ { self->s = speculation(); printf("%d\\n", self->s); }',
+      '-n', 'a:profile:::tick-100ms /self->s/ { discard(self->s); self->s = 0; }', '-n', 'a:profile:::tick-3s { exit(0); }']);
+    expect(reused.stdout).toBe('1\n'.repeat(10) + '\n');
+    expect(reused.stderr).not.toMatch(/failed speculation/);
+  }, 90_000);
+
   test('-c and -p are refused with a fleet, from -x fleet or DTRACE_FLEET, before anything is enabled', () => {
     const refused = 'dtrace: -c and -p not valid with a fleet (-x fleet or DTRACE_FLEET): they name processes of this machine, not of the instances\n';
     for (const extra of [['-c', 'true'], ['-p', String(process.pid)]]) {
