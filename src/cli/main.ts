@@ -26,13 +26,10 @@ import { VERSION } from '../version.js';
 import { DESTRUCTIVE_NOT_ALLOWED, usesDestructiveActions } from '../compiler/destructive.js';
 import { API_VERSION, USAGE } from './usage.js';
 import { traceTimers } from './timers.js';
+import { bufsizeRefusal } from './bufsize.js';
 import { missingPrivileges } from './privileges.js';
 import { symbolizer } from '../sys/symbols.js';
 import { AddonUnavailableError, addonUnavailable } from '../device/native.js';
-import { RECORD_HEADER_SIZE } from '../abi/records.js';
-
-/** DTrace for Linux's least principal buffer: a smaller -b refuses the enabling. */
-const MIN_BUFSIZE = 64;
 
 
 /** dtrace(1)'s exit statuses. */
@@ -575,12 +572,12 @@ async function trace({ s, mode, compiled, registry, procs, output, signals, noti
     device.close();
     throw new Fatal('no probes matched');
   }
-  // A buffer smaller than the largest record (or than DTrace for Linux's least, 64 bytes) is
-  // refused; another size not a power-of-two number of pages is raised, and dtrace says so.
-  const largest = Math.max(MIN_BUFSIZE, ...enabled.probes.map((p) => RECORD_HEADER_SIZE + p.size));
-  if (bufsize < largest) {
+  // A buffer smaller than the largest record is refused; another size not a power-of-two
+  // number of pages is raised, and dtrace says so.
+  const refused = bufsizeRefusal(bufsize, enabled.probes);
+  if (refused) {
     device.close();
-    throw new Fatal('could not enable tracing: Enabling exceeds size of buffer');
+    throw new Fatal(refused);
   }
   if (LinuxDevice.ringSize(bufsize) !== bufsize) err(`bufsize increased to ${LinuxDevice.ringSize(bufsize)}\n`);
 

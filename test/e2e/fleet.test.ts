@@ -223,6 +223,13 @@ a:profile:::tick-2s { exit(0); }`]);
     expect(reused.stderr).not.toMatch(/failed speculation/);
   }, 90_000);
 
+  test('a buffer smaller than a record is refused as locally', () => {
+    const r = dtrace(['-x', OPS(), '-b', '32', '-qn', 'BEGIN { printf("%s\\n", probeinstance); exit(0); }']);
+    expect(r.stderr).toBe('dtrace: could not enable tracing: Enabling exceeds size of buffer\n');
+    expect(r.stdout).toBe('');
+    expect(r.status).toBe(1);
+  }, 90_000);
+
   test('-c and -p are refused with a fleet, from -x fleet or DTRACE_FLEET, before anything is enabled', () => {
     const refused = 'dtrace: -c and -p not valid with a fleet (-x fleet or DTRACE_FLEET): they name processes of this machine, not of the instances\n';
     for (const extra of [['-c', 'true'], ['-p', String(process.pid)]]) {
