@@ -16,6 +16,8 @@
 //   ready time of a whole library's entry probes: `pid$target:libc.so.6::entry` (uprobe-multi
 //     links, issue 16) beside bpftrace's `uprobe:/lib/x86_64-linux-gnu/libc.so.6:*`, both on a
 //     running process (-p), from start to ready (BEGIN's line printed: every probe attached)
+//   the fleet (issue 18): enable latency and record throughput through NATS with 1, 3 and 8
+//     agents beside the same program run locally (scripts/bench/fleet.mjs)
 // Run as root: `npm run bench` (installs Debian's bpftrace when it is missing).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
@@ -31,7 +33,7 @@ const storm = path.join(work, 'storm');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CALLS = Number(process.env.BENCH_CALLS ?? 1_000_000);
 const REPS = Number(process.env.BENCH_REPS ?? 3);
-// BENCH_ONLY=cost,begin,load,syscalls,compile,uprobes,printf runs some sections only (all by default).
+// BENCH_ONLY=cost,begin,load,syscalls,compile,uprobes,printf,fleet runs some sections only (all by default).
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : null;
 const want = (section) => !ONLY || ONLY.has(section);
 
@@ -170,6 +172,7 @@ async function main() {
     row('reference', p.reference);
     console.log(`printf lines/s ratio     dtrace/bpftrace ${(p.dtrace.perSec / p.bpftrace.perSec).toFixed(2)}`);
   }
+  if (want('fleet')) await (await import('./fleet.mjs')).fleetBench({ rounds: ROUNDS });
 }
 
 async function costs() {

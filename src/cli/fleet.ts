@@ -14,6 +14,7 @@ import { isSet, numericOption, optionValue } from '../options.js';
 import { Fleet, FleetError } from '../fleet/client.js';
 import type { ListedProbe } from '../fleet/protocol.js';
 import { traceTimers } from './timers.js';
+import { bufsizeRefusal } from './bufsize.js';
 
 export { FleetError };
 
@@ -103,6 +104,8 @@ async function trace(fleet: Fleet, instances: string[], compiled: Compiled, r: F
       r.notice(`${m.replace(/^dtrace: /, '')} on ${n} instance${n === 1 ? '' : 's'}`);
     });
     if (enabled.matched.reduce((a, b) => a + b, 0) === 0 && !isSet(options, 'zdefs')) throw new FleetError('no probes matched');
+    const refused = bufsizeRefusal(numericOption(options, 'bufsize'), enabled.probes);
+    if (refused) throw new FleetError(refused);
 
     const consumer = new Consumer(device, enabled, {
       quiet: isSet(options, 'quiet'), strsize: numericOption(options, 'strsize'), out: r.write, flush: r.flush, err: r.err,
@@ -128,6 +131,7 @@ async function trace(fleet: Fleet, instances: string[], compiled: Compiled, r: F
       const due = timers.due();
       if (due.has('aggrate')) consumer.snapshotAggregations();
       if (due.has('statusrate')) consumer.status();
+      if (due.has('cleanrate')) consumer.clean();
       r.flush();
     }
     await device.stopAll();

@@ -121,7 +121,11 @@ async function run(argv: string[]): Promise<number> {
 
 /** dtrace as a fleet's consumer (cli/fleet.ts): no local device, no privileges needed here. */
 async function runFleetMode(url: string, args: ParsedArgs, s: Settings, mode: Mode): Promise<number> {
-  if (mode.count('c') || mode.count('p')) throw new Fatal('-c and -p name processes of this machine: not available with a fleet (-x fleet)');
+  // $target is compiled once into the one DOF every instance gets, and an agent runs nothing from
+  // the network but DOF: a process of this machine means nothing on the instances (docs/fleet.md).
+  if (mode.count('c') || mode.count('p')) {
+    throw new Fatal('-c and -p not valid with a fleet (-x fleet or DTRACE_FLEET): they name processes of this machine, not of the instances', E_USAGE);
+  }
   const options = s.options;
   options.delete('fleet'); // the URL and its credentials stay here, out of the DOF
   const output = new Output(s.output, mode.buffered);

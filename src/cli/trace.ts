@@ -12,7 +12,6 @@ import { LinuxDevice, DeviceError, type DeviceDebug } from '../device/linux/devi
 import type { EnableResult } from '../device/device.js';
 import type { ProbeRegistry } from '../providers/registry.js';
 import { isSet, numericOption, optionValue } from '../options.js';
-import { RECORD_HEADER_SIZE } from '../abi/records.js';
 import { symbolizer } from '../sys/symbols.js';
 import { E_ERROR, Fatal } from './fatal.js';
 import type { Mode } from './mode.js';
@@ -21,9 +20,7 @@ import type { ProcessSet } from './process.js';
 import type { Settings } from './settings.js';
 import type { Signals } from './signals.js';
 import { traceTimers } from './timers.js';
-
-/** DTrace for Linux's least principal buffer: a smaller -b refuses the enabling. */
-const MIN_BUFSIZE = 64;
+import { bufsizeRefusal } from './bufsize.js';
 
 /** How often a traced process's mappings are read again while it runs. */
 const MAPS_REFRESH_MS = 100;
@@ -117,14 +114,14 @@ function enable(compiled: Compiled, registry: ProbeRegistry, s: Settings, notice
 }
 
 /**
- * A buffer smaller than the largest record (or than DTrace for Linux's least, 64 bytes) is
- * refused; another size not a power-of-two number of pages is raised, and dtrace says so.
+ * A buffer smaller than the largest record is refused (cli/bufsize.ts); another size not a
+ * power-of-two number of pages is raised, and dtrace says so.
  */
 function checkBufsize(device: LinuxDevice, enabled: EnableResult, bufsize: number): void {
-  const largest = Math.max(MIN_BUFSIZE, ...enabled.probes.map((p) => RECORD_HEADER_SIZE + p.size));
-  if (bufsize < largest) {
+  const refused = bufsizeRefusal(bufsize, enabled.probes);
+  if (refused) {
     device.close();
-    throw new Fatal('could not enable tracing: Enabling exceeds size of buffer');
+    throw new Fatal(refused);
   }
   if (LinuxDevice.ringSize(bufsize) !== bufsize) err(`bufsize increased to ${LinuxDevice.ringSize(bufsize)}\n`);
 }

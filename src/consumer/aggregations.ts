@@ -13,6 +13,7 @@ import {
 import { type AggFormatValue, formatPrintf } from './printf.js';
 import { parseFormat } from '../abi/printf-format.js';
 import { decode } from './decode.js';
+import { dropInstance } from './records.js';
 import { hasUserKeys, isSymbolicAction, normalizeSymbolKeys, rememberKeyProcesses, symbolicKey } from './stacks.js';
 
 const ACTIONS: Record<number, AggAction> = {
@@ -108,7 +109,8 @@ interface Entry extends AggEntry {
 export class Aggregations {
   private byId = new Map<number, AggregationDescription>();
   private normals = new Map<number, bigint>();
-  private dropsSeen = new Map<number, number>();
+  /** Each CPU's drops reported so far (a fleet's: each instance's CPU). */
+  private dropsSeen = new Map<string, number>();
   /** Aggregations printa() has printed: dtrace leaves them out at exit (DTRACE_AGD_PRINTED). */
   private printed = new Set<number>();
   /** Keyless aggregations clear() zeroed: their entry stays, printed as zero (libdtrace keeps it). */
@@ -307,13 +309,14 @@ export class Aggregations {
   /** "dtrace: N aggregation drops on CPU C" for drops counted since the last call. */
   drops(): string {
     let out = '';
-    for (const { cpu, drops } of this.device.aggregationDrops()) {
-      const before = this.dropsSeen.get(cpu) ?? 0;
+    for (const { cpu, drops, instance } of this.device.aggregationDrops()) {
+      const at = `${instance ?? ''}:${cpu}`;
+      const before = this.dropsSeen.get(at) ?? 0;
       if (drops > before) {
         const n = drops - before;
-        out += `dtrace: ${n} aggregation drop${n === 1 ? '' : 's'} on CPU ${cpu}\n`;
+        out += `dtrace: ${dropInstance(instance)}${n} aggregation drop${n === 1 ? '' : 's'} on CPU ${cpu}\n`;
       }
-      this.dropsSeen.set(cpu, drops);
+      this.dropsSeen.set(at, drops);
     }
     return out;
   }

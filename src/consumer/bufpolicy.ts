@@ -14,8 +14,9 @@ export type BufferPolicyName = 'switch' | 'fill' | 'ring';
 export class BufferPolicy {
   /** fill: a buffer has filled, and tracing should stop. */
   filled = false;
-  private used = new Map<number, number>();
-  private ring = new Map<number, { records: Buffer[]; bytes: number }>();
+  // Per buffer: a CPU, or a fleet instance's CPU.
+  private used = new Map<string, number>();
+  private ring = new Map<string, { cpu: number; instance?: string; records: Buffer[]; bytes: number }>();
 
   constructor(
     readonly policy: BufferPolicyName,
@@ -29,20 +30,22 @@ export class BufferPolicy {
     if (this.policy === 'fill') return buffers.map((b) => this.fill(b));
     if (this.policy === 'ring') {
       for (const b of buffers) this.keep(b);
-      return buffers.filter((b) => b.lost > 0).map((b) => ({ cpu: b.cpu, records: [], lost: b.lost }));
+      return buffers.filter((b) => b.lost > 0).map((b) => ({ ...b, records: [] }));
     }
     return buffers;
   }
 
   /** ring: every CPU's retained records, lowest CPU first, and forget them. */
   flush(): CpuBuffer[] {
-    const out = [...this.ring.entries()].sort((a, b) => a[0] - b[0]).map(([cpu, r]) => ({ cpu, records: r.records, lost: 0 }));
+    const out = [...this.ring.values()]
+      .sort((a, b) => (a.instance ?? '').localeCompare(b.instance ?? '') || a.cpu - b.cpu)
+      .map((r) => ({ cpu: r.cpu, records: r.records, lost: 0, ...(r.instance !== undefined ? { instance: r.instance } : {}) }));
     this.ring.clear();
     return out;
   }
 
   private fill(b: CpuBuffer): CpuBuffer {
-    let used = this.used.get(b.cpu) ?? 0;
+    let used = this.used.get(bufferKey(b)) ?? 0;
     let lost = b.lost;
     const records: Buffer[] = [];
     for (const r of b.records) {
@@ -55,13 +58,13 @@ export class BufferPolicy {
         lost++;
       }
     }
-    this.used.set(b.cpu, used);
-    return { cpu: b.cpu, records, lost };
+    this.used.set(bufferKey(b), used);
+    return { ...b, records, lost };
   }
 
   private keep(b: CpuBuffer): void {
-    let r = this.ring.get(b.cpu);
-    if (!r) this.ring.set(b.cpu, (r = { records: [], bytes: 0 }));
+    let r = this.ring.get(bufferKey(b));
+    if (!r) this.ring.set(bufferKey(b), (r = { cpu: b.cpu, instance: b.instance, records: [], bytes: 0 }));
     for (const rec of b.records) {
       r.records.push(rec);
       r.bytes += rec.length;
@@ -72,3 +75,5 @@ export class BufferPolicy {
     if (drop > 0) r.records.splice(0, drop);
   }
 }
+
+const bufferKey = (b: CpuBuffer): string => `${b.instance ?? ''}:${b.cpu}`;

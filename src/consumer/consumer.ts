@@ -13,7 +13,7 @@ import { Reopened, runSystem } from './destructive.js';
 import { formatPrintf } from './printf.js';
 import { decode } from './decode.js';
 import { Speculations } from './speculation.js';
-import { formatTraceValue, formatTracemem, probeHeader, recordPrefix } from './records.js';
+import { dropInstance, formatTraceValue, formatTracemem, probeHeader, recordPrefix } from './records.js';
 import { FlowIndent, flowHeading } from './flowindent.js';
 import { formatPrint } from './print.js';
 import { BufferPolicy, type BufferPolicyName } from './bufpolicy.js';
@@ -129,12 +129,15 @@ export class Consumer {
 
   /** The status check (at -x statusrate): dynamic variable and speculation drops, as DTrace reports them. */
   status(): void {
-    const dyn = this.device.dynamicVariableDrops();
-    if (dyn > 0) this.drop(`dtrace: ${dyn} dynamic variable drop${dyn === 1 ? '' : 's'}\n`);
-    // No DTrace message fits (its probes cannot be refused): worded as its drops, with the cause.
-    const missed = this.device.recursionMisses();
-    if (missed > 0) this.drop(`dtrace: ${missed} probe firing${missed === 1 ? '' : 's'} lost (CPU busy in another BPF program)\n`);
-    this.speculations.report((text) => this.drop(text));
+    const fleet = this.device.instanceDrops?.();
+    const counts = fleet ?? [{ instance: undefined, dynamic: this.device.dynamicVariableDrops(), recursion: this.device.recursionMisses() }];
+    for (const { instance, dynamic: dyn, recursion: missed } of counts) {
+      const at = dropInstance(instance);
+      if (dyn > 0) this.drop(`dtrace: ${at}${dyn} dynamic variable drop${dyn === 1 ? '' : 's'}\n`);
+      // No DTrace message fits (its probes cannot be refused): worded as its drops, with the cause.
+      if (missed > 0) this.drop(`dtrace: ${at}${missed} probe firing${missed === 1 ? '' : 's'} lost (CPU busy in another BPF program)\n`);
+    }
+    this.speculations.report((text) => this.drop(text), fleet);
   }
 
   /** The aggregation snapshot (at -x aggrate): its drops, "N aggregation drops on CPU C". */
@@ -185,7 +188,7 @@ export class Consumer {
   }
 
   private print(buffers: CpuBuffer[], readAt: bigint | null): void {
-    for (const b of buffers) if (b.lost > 0) this.drop(`dtrace: ${b.lost} drop${b.lost === 1 ? '' : 's'} on CPU ${b.cpu}\n`);
+    for (const b of buffers) if (b.lost > 0) this.drop(`dtrace: ${dropInstance(b.instance)}${b.lost} drop${b.lost === 1 ? '' : 's'} on CPU ${b.cpu}\n`);
     // Each CPU's records in turn or, under temporal, every CPU's merged in time order.
     const records: TimedRecord[] = this.temporal
       ? this.temporal.merge(buffers, readAt)

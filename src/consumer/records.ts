@@ -55,6 +55,11 @@ export function recordPrefix(cpu: number, probeId: number, func: string, name: s
   return `${pad(String(cpu), 3)} ${pad(String(probeId), 6)} ${pad(`${func}:${name}`, 32)} `;
 }
 
+/** A fleet's drop report names its instance once, before DTrace's words: "dtrace: [b] 3 drops on CPU 0". */
+export function dropInstance(instance: string | undefined): string {
+  return instance === undefined ? '' : `[${instance}] `;
+}
+
 /** What ends a record: a newline unless quiet (also the whole default action). */
 export function recordEnd(quiet: boolean): string {
   return quiet ? '' : '\n';

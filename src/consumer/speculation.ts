@@ -6,7 +6,8 @@
 // after the marker (written on other CPUs) are printed where they arrive, as DTrace's cleaner
 // commits other CPUs' buffers later. discard() forgets them, and any that arrive later.
 
-import type { Device } from '../device/device.js';
+import type { Device, InstanceDrops } from '../device/device.js';
+import { dropInstance } from './records.js';
 import { SPEC_TAG, parseSpecTag } from '../abi/records.js';
 
 export interface HeldRecord {
@@ -66,15 +67,22 @@ export class Speculations {
     return [...h.records.filter((r) => r.cpu === cpu), ...h.records.filter((r) => r.cpu !== cpu)];
   }
 
-  /** The drop messages dtrace prints from its status: speculative drops, failed speculations. */
-  report(err: (text: string) => void): void {
+  /**
+   * The drop messages dtrace prints from its status: speculative drops, failed speculations (a
+   * fleet's: each instance's, naming it).
+   */
+  report(err: (text: string) => void, fleet?: InstanceDrops[]): void {
     const plural = (n: number) => (n === 1 ? '' : 's');
     if (this.drops > 0) err(`dtrace: ${this.drops} speculative drop${plural(this.drops)}\n`);
     this.drops = 0;
-    const f = this.device.speculationFailures?.() ?? { busy: 0, unavailable: 0 };
-    if (f.busy > 0) err(`dtrace: ${f.busy} failed speculation${plural(f.busy)} (available buffer(s) still busy)\n`);
-    if (f.unavailable > 0)
-      err(`dtrace: ${f.unavailable} failed speculation${plural(f.unavailable)} (no speculative buffer available)\n`);
+    const failures: { instance?: string; busy: number; unavailable: number }[] =
+      fleet ?? [this.device.speculationFailures?.() ?? { busy: 0, unavailable: 0 }];
+    for (const f of failures) {
+      const at = dropInstance(f.instance);
+      if (f.busy > 0) err(`dtrace: ${at}${f.busy} failed speculation${plural(f.busy)} (available buffer(s) still busy)\n`);
+      if (f.unavailable > 0)
+        err(`dtrace: ${at}${f.unavailable} failed speculation${plural(f.unavailable)} (no speculative buffer available)\n`);
+    }
   }
 
   private decide(id: number, gen: number, commit: boolean): void {

@@ -56,6 +56,8 @@ export interface CpuBuffer {
   cpu: number;
   records: Buffer[]; // each: u32 epid, u32 reserved, u64 timestamp, then the enabled probe's data
   lost: number; // records the kernel dropped on this CPU since the last drain
+  /** A fleet's buffer: the instance whose CPU it is (its drops are reported naming it). */
+  instance?: string;
 }
 
 /** One aggregation entry: its key bytes and each CPU's data, merged by the consumer. */
@@ -70,6 +72,16 @@ export interface EnableResult {
   probes: EnabledProbe[];
   aggregations: AggregationDescription[];
   matched: number[]; // per ECB description: how many probes it matched
+}
+
+/** One fleet instance's drops since the last call (Device.instanceDrops). */
+export interface InstanceDrops {
+  instance: string;
+  dynamic: number;
+  recursion: number;
+  /** speculation() failures: busy, or no speculative buffer available. */
+  busy: number;
+  unavailable: number;
 }
 
 export interface DeviceStatus {
@@ -96,8 +108,14 @@ export interface Device {
   dynamicVariableDrops(): number;
   /** Probe firings the kernel skipped since the last call: another BPF program ran on that CPU. */
   recursionMisses(): number;
-  /** Aggregation inserts dropped per CPU since the last call (aggsize exhausted). */
-  aggregationDrops(): { cpu: number; drops: number }[];
+  /** Aggregation inserts dropped per CPU so far (aggsize exhausted); a fleet's name their instance. */
+  aggregationDrops(): { cpu: number; drops: number; instance?: string }[];
+  /**
+   * A fleet's device: each instance's dynamic-variable drops, recursion misses and failed
+   * speculations since the last call, reported naming it (its dynamicVariableDrops(),
+   * recursionMisses() and speculationFailures() are then 0).
+   */
+  instanceDrops?(): InstanceDrops[];
   /** clear(): zero the entries of an aggregation as the consumer read them (what came since stays). */
   clearAggregation(id: number, read: AggregationEntry[]): void;
   /** trunc(): remove these entries, as read, of an aggregation (what came since stays). */

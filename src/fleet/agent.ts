@@ -114,11 +114,12 @@ export class Agent {
   }
 
   private enable(req: EnableRequest): EnableReply {
-    const dof = Buffer.from(req.dof, 'base64');
+    const dof = req.dof;
+    if (!Buffer.isBuffer(dof)) return { error: 'the enabling carries no DOF' };
     // Destructive actions need both the client's -w and the agent's consent.
     const program = readDof(dof);
     if (isSet(program.options, 'destructive') && !(req.destructive && this.opts.allowDestructive)) {
-      return { error: `instance ${this.opts.instance} does not allow destructive actions (dtraced --allow-destructive)` };
+      return { error: `instance ${this.opts.instance} does not allow destructive actions (dtraced -w)` };
     }
     const device = new LinuxDevice(this.registry, { verbose: false, instance: this.opts.instance });
     let enabled;
@@ -153,6 +154,9 @@ export class Agent {
         return { ok: true };
       case 'trunc':
         s.device.removeAggregationKeys(c.id, c.read);
+        return { ok: true };
+      case 'clean':
+        s.device.cleanSpeculation(c.id, c.gen);
         return { ok: true };
       case 'stop': {
         // END fires here; its records and the last aggregations travel in the reply.
@@ -191,6 +195,8 @@ export class Agent {
     if (withAggs) {
       m.aggregations = s.device.aggregationSnapshot();
       m.dynamicDrops = s.device.dynamicVariableDrops();
+      m.recursionMisses = s.device.recursionMisses();
+      m.speculationFailures = s.device.speculationFailures();
       m.aggregationDrops = s.device.aggregationDrops().filter((d) => d.drops > 0);
     }
     return m;

@@ -6,8 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, StorageType, type ConsumerMessages } from '@nats-io/jetstream';
+import { FAULT_EPID, parseSpecTag, specTag } from '../abi/records.js';
 import type {
-  AggregationDescription, AggregationEntry, CpuBuffer, Device, EnabledProbe, EnableResult,
+  AggregationDescription, AggregationEntry, CpuBuffer, Device, EnabledProbe, EnableResult, InstanceDrops,
 } from '../device/device.js';
 import {
   agentSubject, controlSubject, dataSubject, decode, DISCOVER, encode, fleetServer, HEARTBEAT_MS, SILENCE_MS,
@@ -92,7 +93,7 @@ export class Fleet {
     const device = new FleetDevice(this.nc, session);
     await device.subscribe();
     const replies = await Promise.allSettled(instances.map((inst) =>
-      this.request<EnableReply>(inst, agentSubject(inst, 'enable'), { session, dof: dof.toString('base64'), destructive })));
+      this.request<EnableReply>(inst, agentSubject(inst, 'enable'), { session, dof, destructive })));
     const failed = replies.findIndex((r) => r.status === 'rejected' || 'error' in r.value);
     for (const [i, r] of replies.entries()) {
       if (r.status === 'fulfilled' && 'enabled' in r.value) device.add(instances[i], r.value.enabled);
@@ -134,6 +135,12 @@ interface Member {
   /** Its last message (after stop) has arrived. */
   final: boolean;
   aggregations: AggregationEntry[];
+  /** Its drops not yet reported: dynamic variables, recursion misses; each CPU's aggregation drops so far. */
+  dynamicDrops: number;
+  recursionMisses: number;
+  busy: number;
+  unavailable: number;
+  aggregationDrops: Map<number, number>;
 }
 
 /**
@@ -148,11 +155,12 @@ export class FleetDevice implements Device {
   /** Per instance: what each ECB description matched there. */
   readonly matchedOn = new Map<string, number[]>();
   private pending: CpuBuffer[] = [];
-  private dynDrops = 0;
-  private aggDrops: { cpu: number; drops: number }[] = [];
   private wake: (() => void) | null = null;
   private messages?: ConsumerMessages;
   private heartbeat?: NodeJS.Timeout;
+  /** Speculations renumbered across instances (ids are 16 bits): (instance, id) -> ours, and back. */
+  private specIds = new Map<string, number>();
+  private specOf: { instance: string; id: number }[] = [];
   /** Instances lost since the last call of lostInstances(). */
   private newlyLost: string[] = [];
 
@@ -164,7 +172,15 @@ export class FleetDevice implements Device {
     // Short pulls: after a server restart the consumer is made again within a second or two.
     this.messages = await consumer.consume({ expires: 1000, idle_heartbeat: 500 });
     void (async () => {
-      for await (const m of this.messages!) this.receive(decode<DataMessage>(m.data));
+      for await (const m of this.messages!) {
+        let d: DataMessage;
+        try {
+          d = decode<DataMessage>(m.data);
+        } catch {
+          continue; // not an agent's message of this version: nothing of ours
+        }
+        this.receive(d);
+      }
     })().catch(() => {});
   }
 
@@ -175,7 +191,9 @@ export class FleetDevice implements Device {
       epids.set(ep.epid, epid);
       this.probes.push({ ...ep, epid, probe: { ...ep.probe, instance } });
     }
-    this.members.set(instance, { instance, epids, lastHeard: Date.now(), lost: false, ended: false, final: false, aggregations: [] });
+    this.members.set(instance, { instance, epids, lastHeard: Date.now(), lost: false, ended: false, final: false, aggregations: [],
+      dynamicDrops: 0, recursionMisses: 0, busy: 0, unavailable: 0, aggregationDrops: new Map(),
+    });
     if (this.aggregations.length === 0) this.aggregations = r.aggregations;
     r.matched.forEach((n, i) => (this.matched[i] = (this.matched[i] ?? 0) + n));
     this.matchedOn.set(instance, r.matched);
@@ -236,14 +254,37 @@ export class FleetDevice implements Device {
   private take(m: Member, d: DataMessage): void {
     for (const b of d.buffers ?? []) {
       for (const rec of b.records) {
-        const epid = m.epids.get(rec.readUInt32LE(0));
+        const raw = rec.readUInt32LE(0);
+        if (raw === FAULT_EPID) continue;
+        const epid = m.epids.get(raw);
         if (epid !== undefined) rec.writeUInt32LE(epid, 0);
+        // Every instance numbers its speculations from 1: the consumer holds them apart.
+        const tag = rec.readUInt32LE(4);
+        if (tag !== 0) {
+          const { kind, id, gen } = parseSpecTag(tag);
+          rec.writeUInt32LE(specTag(kind, this.speculationId(m.instance, id), gen), 4);
+        }
       }
-      this.pending.push(b);
+      this.pending.push({ ...b, instance: m.instance });
     }
     if (d.aggregations) m.aggregations = d.aggregations;
-    this.dynDrops += d.dynamicDrops ?? 0;
-    this.aggDrops.push(...(d.aggregationDrops ?? []));
+    m.dynamicDrops += d.dynamicDrops ?? 0;
+    m.recursionMisses += d.recursionMisses ?? 0;
+    m.busy += d.speculationFailures?.busy ?? 0;
+    m.unavailable += d.speculationFailures?.unavailable ?? 0;
+    for (const a of d.aggregationDrops ?? []) m.aggregationDrops.set(a.cpu, a.drops);
+  }
+
+  private speculationId(instance: string, id: number): number {
+    const k = `${instance}:${id}`;
+    let ours = this.specIds.get(k);
+    if (id === 0 || (ours === undefined && this.specOf.length >= 0xffff)) return id;
+    if (ours === undefined) {
+      this.specOf.push({ instance, id });
+      ours = this.specOf.length;
+      this.specIds.set(k, ours);
+    }
+    return ours;
   }
 
   private async toAll(c: Control): Promise<{ instance: string; reply?: ControlReply; error?: string }[]> {
@@ -340,20 +381,31 @@ export class FleetDevice implements Device {
   close(): void {
     clearInterval(this.heartbeat);
   }
+  // Drops are each instance's, reported naming it (instanceDrops, and the buffers' and aggregation drops' instance).
   dynamicVariableDrops(): number {
-    const n = this.dynDrops;
-    this.dynDrops = 0;
-    return n;
+    return 0;
   }
-  aggregationDrops(): { cpu: number; drops: number }[] {
-    const d = this.aggDrops;
-    this.aggDrops = [];
-    return d;
+  recursionMisses(): number {
+    return 0;
+  }
+  instanceDrops(): InstanceDrops[] {
+    return [...this.members.values()].map((m) => {
+      const r = { instance: m.instance, dynamic: m.dynamicDrops, recursion: m.recursionMisses, busy: m.busy, unavailable: m.unavailable };
+      m.dynamicDrops = m.recursionMisses = m.busy = m.unavailable = 0;
+      return r;
+    });
+  }
+  aggregationDrops(): { cpu: number; drops: number; instance: string }[] {
+    return [...this.members.values()].flatMap((m) => [...m.aggregationDrops].map(([cpu, drops]) => ({ cpu, drops, instance: m.instance })));
   }
   /** The members' own entries of what the consumer read (the merge keeps every instance's). */
   private readFrom(m: { aggregations: AggregationEntry[] }, id: number, read: AggregationEntry[]): AggregationEntry[] {
     const keys = new Set(read.filter((e) => e.id === id).map((e) => e.key.toString('hex')));
     return m.aggregations.filter((e) => e.id === id && keys.has(e.key.toString('hex')));
+  }
+  cleanSpeculation(id: number, generation: number): void {
+    const s = this.specOf[id - 1];
+    if (s) void this.toOne(s.instance, { op: 'clean', id: s.id, gen: generation });
   }
   clearAggregation(id: number, read: AggregationEntry[]): void {
     for (const m of this.members.values()) {
@@ -368,8 +420,5 @@ export class FleetDevice implements Device {
       const gone = new Set(mine.map((e) => e.key.toString('hex')));
       m.aggregations = m.aggregations.filter((e) => e.id !== id || !gone.has(e.key.toString('hex')));
     }
-  }
-  recursionMisses(): number {
-    return 0; // agents' own: not carried yet
   }
 }

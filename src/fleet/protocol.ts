@@ -1,5 +1,5 @@
 // The fleet's wire (issue 18): the NATS subjects a fleet consumer (dtrace -x fleet=...) and its
-// agents (dtraced) talk on, and the JSON their messages carry. NATS itself is imported only by
+// agents (dtraced) talk on, and the messages they carry (JSON headers, records as bytes: encode()). NATS itself is imported only by
 // client.ts and agent.ts, and only when a fleet is configured.
 //
 // Subjects (NATS permissions per instance follow them: a client allowed `dtrace.agent.a.>` can
@@ -7,7 +7,7 @@
 //   dtrace.discover                     request-many: every agent answers with its Announcement
 //   dtrace.agent.INST.list              request: ListRequest -> ListReply (the probe catalogue)
 //   dtrace.agent.INST.enable            request: EnableRequest -> EnableReply
-//   dtrace.agent.INST.ctl.SESSION       request: Control -> ControlReply (go, stop, clear, trunc, heartbeat)
+//   dtrace.agent.INST.ctl.SESSION       request: Control -> ControlReply (go, stop, clear, trunc, clean, heartbeat)
 //   dtrace.data.SESSION                 agent -> client: DataMessage (records, aggregations, drops, liveness),
 //                                       through the JetStream stream DTRACE_SESSION the client creates:
 //                                       an agent sends each message until the server acknowledges it
@@ -51,7 +51,7 @@ export type ListReply = { probes: ListedProbe[][] } | { error: string };
 
 export interface EnableRequest {
   session: string;
-  dof: string; // base64
+  dof: Buffer;
   /** The client allows destructive actions (-w); the agent must allow them too. */
   destructive: boolean;
 }
@@ -61,6 +61,8 @@ export type Control =
   | { op: 'go' }
   | { op: 'stop' }
   | { op: 'heartbeat' }
+  // The consumer's speculation cleaner: speculation `id` of generation `gen` may be INACTIVE again.
+  | { op: 'clean'; id: number; gen: number }
   // clear() and trunc() carry the entries the client printed from this instance: the agent's
   // device takes exactly those away, keeping what probes added since (device/linux/agg-carry.ts).
   | { op: 'clear'; id: number; read: AggregationEntry[] }
@@ -73,7 +75,11 @@ export interface DataMessage {
   buffers?: CpuBuffer[];
   /** The whole of every aggregation, as of this message. */
   aggregations?: AggregationEntry[];
+  /** Drops on the agent (dynamic variables and recursion misses since its last message, each
+   * CPU's aggregation drops so far); a buffer's lost records travel in the buffer. */
   dynamicDrops?: number;
+  recursionMisses?: number;
+  speculationFailures?: { busy: number; unavailable: number };
   aggregationDrops?: { cpu: number; drops: number }[];
   /** The enabling is over on the agent (its client stopped heartbeating, or it failed). */
   ended?: string;
@@ -84,22 +90,71 @@ export interface DataMessage {
 /** The JetStream stream of one enabling's data (a stream name has no dots or dashes). */
 export const streamName = (session: string): string => `DTRACE_${session.replace(/[^A-Za-z0-9_]/g, '_')}`;
 
-// JSON with Buffers (base64) and bigints (decimal strings), tagged.
+// A message is a frame: a version byte, the u32 length of a JSON header, then the bytes of every
+// Buffer the value holds, side by side. In the header a Buffer is {$x: [offset, length]} into those
+// bytes, an array of Buffers (a CPU buffer's records) {$xs: [offset, count]} (at offset: count u32
+// lengths, then the Buffers), and a bigint {$b: "decimal"}: records travel as they are, without
+// base64 or a JSON entry each.
+const FRAME_VERSION = 1;
+
 export function encode(value: unknown): Uint8Array {
-  return Buffer.from(JSON.stringify(value, function (this: Record<string, unknown>, key, v: unknown) {
+  const blobs: Buffer[] = [];
+  let size = 0;
+  const put = (b: Buffer): number => {
+    blobs.push(b);
+    size += b.length;
+    return size - b.length;
+  };
+  const header = Buffer.from(JSON.stringify(value, function (this: Record<string, unknown>, key, v: unknown) {
     const raw = this[key];
     if (typeof raw === 'bigint') return { $b: raw.toString() };
-    if (Buffer.isBuffer(raw)) return { $x: raw.toString('base64') };
+    if (Buffer.isBuffer(raw)) return { $x: [put(raw), raw.length] };
+    if (Array.isArray(raw) && raw.length > 0 && raw.every((x) => Buffer.isBuffer(x))) {
+      // Their lengths (u32 each), then their bytes: no JSON per record.
+      const lengths = Buffer.alloc(4 * raw.length);
+      raw.forEach((x: Buffer, i) => lengths.writeUInt32LE(x.length, 4 * i));
+      const at = put(lengths);
+      for (const x of raw as Buffer[]) put(x);
+      return { $xs: [at, raw.length] };
+    }
     return v;
   }));
+  const head = Buffer.alloc(5);
+  head.writeUInt8(FRAME_VERSION, 0);
+  head.writeUInt32LE(header.length, 1);
+  return Buffer.concat([head, header, ...blobs]);
 }
 
 export function decode<T>(data: Uint8Array): T {
-  return JSON.parse(Buffer.from(data).toString('utf8'), (_key, v: unknown) => {
+  const frame = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  if (frame.length < 5 || frame[0] !== FRAME_VERSION) throw new Error('not a dtrace fleet message (another version of dtrace?)');
+  const headerEnd = 5 + frame.readUInt32LE(1);
+  if (headerEnd > frame.length) throw new Error('a truncated dtrace fleet message');
+  const blob = frame.subarray(headerEnd);
+  const slice = (at: number, length: number): Buffer => {
+    if (!Number.isInteger(at) || !Number.isInteger(length) || at < 0 || length < 0 || at + length > blob.length) {
+      throw new Error('a dtrace fleet message refers past its end');
+    }
+    return blob.subarray(at, at + length);
+  };
+  return JSON.parse(frame.toString('utf8', 5, headerEnd), (_key, v: unknown) => {
     if (v && typeof v === 'object' && !Array.isArray(v)) {
       const o = v as Record<string, unknown>;
-      if (typeof o.$b === 'string' && Object.keys(o).length === 1) return BigInt(o.$b);
-      if (typeof o.$x === 'string' && Object.keys(o).length === 1) return Buffer.from(o.$x, 'base64');
+      if (Object.keys(o).length !== 1) return v;
+      if (typeof o.$b === 'string') return BigInt(o.$b);
+      if (Array.isArray(o.$x)) return slice(o.$x[0] as number, o.$x[1] as number);
+      if (Array.isArray(o.$xs)) {
+        const count = o.$xs[1] as number;
+        const lengths = slice(o.$xs[0] as number, 4 * count);
+        let at = (o.$xs[0] as number) + 4 * count;
+        const out = new Array<Buffer>(count);
+        for (let i = 0; i < count; i++) {
+          const n = lengths.readUInt32LE(4 * i);
+          out[i] = slice(at, n);
+          at += n;
+        }
+        return out;
+      }
     }
     return v;
   }) as T;

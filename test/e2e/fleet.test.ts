@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ROOT, dtrace, dtraceAsync, kernelUnavailable } from '../helpers/run.js';
+import { ROOT, dtrace, dtraceAsync, kernelUnavailable, withEnv } from '../helpers/run.js';
 
 const natsServer = ['/usr/sbin/nats-server', '/usr/bin/nats-server'].find((p) => existsSync(p));
 const why = kernelUnavailable() ?? (natsServer ? null : 'nats-server is not installed (scripts/setup-system.sh installs it)');
@@ -165,6 +165,82 @@ authorization {
     expect(r.stdout).toMatch(/^ +\d+ +\d+ +b:getppid:entry +b +$/m);
     expect(counts(r.stdout)).toEqual({ a: 1, b: 1, c: 1 });
   }, 120_000);
+
+  test('drops are reported per instance, naming it: records, aggregations, dynamic variables', async () => {
+    // A 4 KB buffer on b against a storm of getppid calls; a 512-byte aggsize on a, dynvarsize on c.
+    const n = 100_000;
+    const w = workload(n);
+    const d = dtraceAsync(['-x', OPS(), '-b', '4k', '-x', 'aggsize=512', '-x', 'dynvarsize=512',
+      '-n', `b:syscall::getppid:entry /pid == ${w.pid}/ { trace(arg0); }`,
+      '-n', `a:syscall::getppid:entry /pid == ${w.pid}/ { @[timestamp] = count(); }`,
+      '-n', `c:syscall::getppid:entry /pid == ${w.pid}/ { x[timestamp] = 1; }`,
+      '-n', 'BEGIN { printf("ready\\n"); }', '-n', 'END { trunc(@); }']);
+    await d.waitFor(/ready/, 90_000);
+    w.go();
+    await w.exited;
+    await new Promise((r) => setTimeout(r, 1000));
+    d.child.kill('SIGINT');
+    const r = await d.done;
+    expect(r.status).toBe(0);
+    const drops = r.stderr.split('\n').filter((l) => / drops?( |$)/.test(l));
+    // Every drop line names its instance once; each kind came from the one instance that made it.
+    expect(drops.every((l) => /^dtrace: \[[abc]\] \d+ /.test(l))).toBe(true);
+    const sum = (re: RegExp) => drops.map((l) => re.exec(l)).reduce((t, m) => t + (m ? Number(m[1]) : 0), 0);
+    const lost = sum(/^dtrace: \[b\] (\d+) drops? on CPU \d+$/);
+    expect(lost).toBeGreaterThan(0);
+    // Nothing is lost silently: b's records and its reported drops are every call.
+    expect(r.stdout.split('\n').filter((l) => / b:getppid:entry /.test(l)).length + lost).toBe(n);
+    expect(sum(/^dtrace: \[a\] (\d+) aggregation drops? on CPU \d+$/)).toBeGreaterThan(0);
+    expect(sum(/^dtrace: \[c\] (\d+) dynamic variable drops?$/)).toBeGreaterThan(0);
+    expect(drops.filter((l) => !/\[b\] \d+ drops? on CPU|\[a\] \d+ aggregation|\[c\] \d+ dynamic/.test(l))).toEqual([]);
+  }, 150_000);
+
+  test('failed speculations are reported per instance, naming it', () => {
+    // Two speculations at once with nspec=1: the second fails on every instance, every time.
+    const r = dtrace(['-x', OPS(), '-qn', 'a:profile:::tick-100ms, b:profile:::tick-100ms /i++ < 5/ { self->s = speculation(); self->t = speculation(); }',
+      '-n', 'tick-100ms /self->s/ { discard(self->s); self->s = 0; }', '-n', 'a:profile:::tick-1s { exit(0); }']);
+    expect(r.status).toBe(0);
+    const failed = r.stderr.split('\n').filter((l) => /failed speculation/.test(l));
+    for (const inst of ['a', 'b']) expect(failed.some((l) => l.startsWith(`dtrace: [${inst}] `))).toBe(true);
+    expect(failed.filter((l) => !/^dtrace: \[[ab]\] \d+ failed speculations? \((available buffer\(s\) still busy|no speculative buffer available)\)$/.test(l))).toEqual([]);
+  }, 90_000);
+
+  test('speculations: each instance\'s are its own, and a discarded one is free again', () => {
+    // a and b both hold a record in their speculation 1; a commits it, b discards it later.
+    const held = dtrace(['-x', OPS(), '-qn', `int done;
+a:profile:::tick-200ms, b:profile:::tick-200ms /!s/ { s = speculation(); }
+a:profile:::tick-200ms, b:profile:::tick-200ms /s && !done/ { speculate(s); printf("%s speculated\\n", probeinstance); }
+a:profile:::tick-200ms, b:profile:::tick-200ms /s/ { done = 1; }
+a:profile:::tick-1s /s/ { commit(s); s = 0; }
+b:profile:::tick-1500ms /s/ { discard(s); s = 0; }
+a:profile:::tick-2s { exit(0); }`]);
+    expect(held.stdout).toBe('a speculated\n\n');
+    expect(held.status).toBe(0);
+    // nspec=1: a discarded speculation comes back only through the consumer's cleaner.
+    const reused = dtrace(['-x', OPS(), '-qn', 'a:profile:::tick-100ms /i++ < 10/ { self->s = speculation(); printf("%d\\n", self->s); }',
+      '-n', 'a:profile:::tick-100ms /self->s/ { discard(self->s); self->s = 0; }', '-n', 'a:profile:::tick-3s { exit(0); }']);
+    expect(reused.stdout).toBe('1\n'.repeat(10) + '\n');
+    expect(reused.stderr).not.toMatch(/failed speculation/);
+  }, 90_000);
+
+  test('a buffer smaller than a record is refused as locally', () => {
+    const r = dtrace(['-x', OPS(), '-b', '32', '-qn', 'BEGIN { printf("%s\\n", probeinstance); exit(0); }']);
+    expect(r.stderr).toBe('dtrace: could not enable tracing: Enabling exceeds size of buffer\n');
+    expect(r.stdout).toBe('');
+    expect(r.status).toBe(1);
+  }, 90_000);
+
+  test('-c and -p are refused with a fleet, from -x fleet or DTRACE_FLEET, before anything is enabled', () => {
+    const refused = 'dtrace: -c and -p not valid with a fleet (-x fleet or DTRACE_FLEET): they name processes of this machine, not of the instances\n';
+    for (const extra of [['-c', 'true'], ['-p', String(process.pid)]]) {
+      const r = dtrace(['-x', OPS(), ...extra, '-n', 'syscall::getppid:entry']);
+      expect(r.stderr).toBe(refused);
+      expect(r.status).toBe(2);
+      const env = withEnv({ DTRACE_FLEET: url('ops:opspw@') }, () => dtrace([...extra, '-n', 'BEGIN']));
+      expect(env.stderr).toBe(refused);
+      expect(env.status).toBe(2);
+    }
+  }, 90_000);
 
   test('a description of an unknown instance is refused, naming it', () => {
     const r = dtrace(['-x', OPS(), '-n', 'zz:syscall::getppid:entry']);
