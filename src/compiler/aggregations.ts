@@ -289,40 +289,48 @@ export class AggregationCodegen {
     return arg;
   }
 
+  /** llquantize()'s factor, magnitudes and steps, checked in DTrace for Linux's order and words. */
   private llquantizeArg(call: A.Call, info: AggInfo): bigint {
-    const names = [
-      ['factor', 'FACTOR'], ['low magnitude', 'LMAG'], ['high magnitude', 'HMAG'], ['linear steps per magnitude', 'STEP'],
-    ] as const;
-    const v: number[] = [];
-    names.forEach(([what, tag], i) => {
-      const e = call.args[i + 1];
+    const num = (i: number, tag: string, typeWords = 'an integer constant'): number => {
+      const e = call.args[i];
       const c = constValue(e, this.cg.types);
-      if (c === null) throw err(`D_LLQUANT_${tag}TYPE`, `llquantize( ) argument #${i + 1} (${what}) must be an integer constant`, e);
-      if (BigInt.asUintN(64, c) > 0xffffn) throw err(`D_LLQUANT_${tag}VAL`, `llquantize( ) argument #${i + 1} (${what}) must be an unsigned 16-bit quantity`, e);
-      v.push(Number(c));
-    });
-    const [factor, low, high, nsteps] = v;
-    if (factor < 2) throw err('D_LLQUANT_FACTORSMALL', 'llquantize( ) factor (argument #1) must be two or more', call);
-    if (low >= high) throw err('D_LLQUANT_MAGRANGE', 'llquantize( ) high magnitude (argument #3) must be greater than low magnitude (argument #2)', call);
-    if (nsteps < factor)
-      throw err('D_LLQUANT_FACTORNSTEPS', 'llquantize( ) factor (argument #1) must be less than or equal to the number of linear steps per magnitude (argument #4)', call);
-    let p = BigInt(factor);
-    while (p < BigInt(nsteps)) p *= BigInt(factor);
-    if (nsteps % factor !== 0 || p % BigInt(nsteps) !== 0n)
-      throw err('D_LLQUANT_FACTOREVEN', 'llquantize( ) factor (argument #1) must evenly divide the number of steps per magnitude (argument #4), and the number of steps per magnitude must evenly divide a power of the factor', call);
-    let order = 1n;
-    for (let i = 0; i <= high + 1; i++) {
-      if (BigInt.asUintN(64, order * BigInt(factor)) > order) order = BigInt.asUintN(64, order * BigInt(factor));
-      else throw err('D_LLQUANT_MAGTOOBIG', `llquantize( ) factor (${factor}) raised to power of high magnitude (${high}) plus 1 overflows 64-bits`, call);
+      if (c === null || (tag === 'STEP' && c <= 0n)) throw err(`D_LLQUANT_${tag}TYPE`, `llquantize( ) argument #${i} must be ${typeWords}`, e);
+      if (c < 0n || c > 0xffffn || (tag === 'FACTOR' && c < 2n)) {
+        const more = tag === 'FACTOR' ? ' greater than or equal to 2' : '';
+        throw err(`D_LLQUANT_${tag}VAL`, `llquantize( ) argument #${i} must be an unsigned 16-bit quantity${more}`, e);
+      }
+      return Number(c);
+    };
+    const factor = num(1, 'FACTOR');
+    const low = num(2, 'LMAG');
+    const high = num(3, 'HMAG');
+    if (high < low)
+      throw err('D_LLQUANT_HMAGVAL', 'llquantize( ) argument #3 (high magnitude) must be at least argument #2 (low magnitude)', call.args[3]);
+    let top = 1n;
+    for (let i = 0; i <= high; i++) {
+      top *= BigInt(factor);
+      if (top > 0xffffffffffffffffn)
+        throw err('D_LLQUANT_HMAGVAL', 'llquantize( ) argument #3 (high magnitude) will cause overflow of 64 bits', call.args[3]);
     }
+    const nsteps = num(4, 'STEP', 'a non-zero positive integer constant');
+    const stepErr = (why: string) => err('D_LLQUANT_STEPVAL', `llquantize() argument #4 (steps) must ${why}`, call.args[4]);
+    if (nsteps < factor && factor % nsteps !== 0) throw stepErr('evenly divide argument #1 (factor) when steps<factor');
+    if (nsteps > factor) {
+      if (nsteps % factor !== 0) throw stepErr('be a multiple of argument #1 (factor) when steps>factor');
+      if (low === 0 && (factor * factor) % nsteps !== 0)
+        throw stepErr('evenly divide the square of argument #1 (factor) when steps>factor and lmag==0');
+      if (low > 0 && BigInt(factor) ** BigInt(low + 1) % BigInt(nsteps) !== 0n)
+        throw stepErr('evenly divide pow(argument #1 (factor), lmag (argument #2) + 1) when steps>factor and lmag>0');
+    }
+    const v = [factor, low, high, nsteps];
     const arg = D.packLlquantizeArg({ factor, low, high, nsteps });
     if (info.arg === undefined) info.arg = arg;
     else if (info.arg !== arg) {
       const o = D.unpackLlquantizeArg(info.arg);
       const old = [o.factor, o.low, o.high, o.nsteps];
-      const tags = ['FACTORMATCH', 'LMAGMATCH', 'HMAGMATCH', 'STEPMATCH'];
+      const what = [['FACTOR', 'factor'], ['LMAG', 'lmag'], ['HMAG', 'hmag'], ['STEPS', 'steps']];
       const i = old.findIndex((x, j) => x !== v[j]);
-      throw err(`D_LLQUANT_${tags[i]}`, `llquantize( ) ${names[i][0]} (argument #${i + 1}) doesn't match previous declaration: expected ${old[i]}, found ${v[i]}`, call);
+      throw err(`D_LLQUANT_MATCH${what[i][0]}`, `llquantize() ${what[i][1]} (argument #${i + 1}) doesn't match previous declaration: expected ${old[i]}, found ${v[i]}`, call);
     }
     return arg;
   }

@@ -36,5 +36,5 @@ export function decode(r: RecordDescription, data: Buffer): Value {
     case 4: value = BigInt(data.readInt32LE(at)); break;
     default: value = data.readBigInt64LE(at); break;
   }
-  return { kind: 'int', value, size, signed: r.type !== 'uint' };
+  return { kind: 'int', value, size: r.shown ?? size, signed: r.type !== 'uint' };
 }

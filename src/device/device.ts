@@ -29,6 +29,8 @@ export interface RecordDescription {
   type: 'int' | 'uint' | 'string' | 'bytes';
   /** A struct or union value: trace() shows it as a hex-and-ASCII dump whatever its bytes. */
   dump?: boolean;
+  /** An integer aggregation key stored wider than the type its first clause gave it: printed by that size. */
+  shown?: 1 | 2 | 4 | 8;
 }
 
 /** An enabled probe (dtrace_eprobedesc_t): one ECB description attached to one probe. */

@@ -52,8 +52,11 @@ export function llquantizeBounds(p: LlquantizeParams): bigint[] {
   const bounds: bigint[] = [];
   while (order <= p.high) {
     bounds.push(value);
-    value += step;
-    if (value !== next) continue;
+    // The next multiple of the step: with fewer steps than the factor (10 and 5: 1, 2, 4, 6, 8,
+    // 10, 20, 40, ...) the magnitude's first bucket starts below the step.
+    value = (value / step + 1n) * step;
+    if (value < next) continue;
+    value = next;
     next = value * factor;
     step = next > nsteps ? next / nsteps : 1n;
     order++;

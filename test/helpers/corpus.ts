@@ -101,9 +101,9 @@ export const NOT_COMPILING: readonly string[] = [
   'front-err-xlate-cast-uintptr.d', // D_CAST_INVAL: pointer to translated data
   'front-err-xlate-redecl-library.d', // D_XLATE_REDECL: the D library's translator counts
   'agg-err-clear-arg.d', // D_CLEAR_AGGARG: clear( ) argument #1 is incompatible with prototype:
-  'agg-err-llquant-even.d', // D_LLQUANT_FACTOREVEN: llquantize( ) factor (argument #1) must evenly divide the
-  'agg-err-llquant-factor.d', // D_LLQUANT_FACTORSMALL: llquantize( ) factor (argument #1) must be two or more
-  'agg-err-llquant-magrange.d', // D_LLQUANT_MAGRANGE: llquantize( ) high magnitude (argument #3) must be greater t
+  'agg-err-llquant-even.d', // D_LLQUANT_STEPVAL: llquantize() argument #4 (steps) must be a multiple of argument #1
+  'agg-err-llquant-factor.d', // D_LLQUANT_FACTORVAL: llquantize( ) argument #1 must be an unsigned 16-bit quantity >= 2
+  'agg-err-llquant-magrange.d', // D_LLQUANT_HMAGVAL: llquantize( ) argument #3 (high magnitude) must be at least argument #2
   'agg-err-lquant-baseval.d', // D_LQUANT_BASEVAL: lquantize( ) argument #1 must be a 32-bit quantity
   'agg-err-lquant-matchbase.d', // D_LQUANT_MATCHBASE: lquantize( ) base (argument #1) doesn't match previous decla
   'agg-err-lquant-steplarge.d', // D_LQUANT_STEPLARGE: lquantize( ) step (argument #3) too large: must have at leas

@@ -19,7 +19,7 @@ import { type VariablePlan, planVariables } from './variables.js';
 import { aggValueSize, isAggIncrement } from './aggregate.js';
 import { sharedInfoWords } from './dispatch.js';
 import { ERROR_AREA_SIZE } from './error-probe.js';
-import { STACK_DEPTH_FRAMES, stackRecord } from './stack.js';
+import { STACK_DEPTH_FRAMES, isStackAction, stackRecord } from './stack.js';
 import { DeviceError } from './device-error.js';
 
 /** The largest per-CPU map value (PCPU_MIN_UNIT_SIZE): the scratch memory and an aggregation's value. */
@@ -62,7 +62,8 @@ export function matchProbes(registry: ProbeRegistry, program: Program): ProbeMat
 /** Each ECB description's records and the aggregations they feed. */
 export function layoutRecords(program: Program, strsize: number): { ecbs: EcbLayout[]; aggregations: AggregationDescription[] } {
   const execnameKeys = execnameKeyPositions(program);
-  const ecbs = program.ecbs.map((_, i) => layoutEcb(program, i, strsize, execnameKeys));
+  const intKeys = integerKeyWidths(program);
+  const ecbs = program.ecbs.map((_, i) => layoutEcb(program, i, strsize, execnameKeys, intKeys));
   return { ecbs, aggregations: collectAggregations(program, ecbs) };
 }
 
@@ -235,6 +236,38 @@ function aggKeyIndexes(acts: ActionDescription[], j: number): number[] {
   return keys;
 }
 
+/** The slot every clause gives an integer key of one aggregation: the widest, typed as first seen. */
+interface IntegerKey { size: number; type: 'int' | 'uint'; shown: 1 | 2 | 4 | 8 }
+
+function isIntegerRecord(act: ActionDescription, rec: RecordDescription): boolean {
+  return !isStackAction(act.kind) && (rec.type === 'int' || rec.type === 'uint') && [1, 2, 4, 8].includes(rec.size);
+}
+
+/**
+ * For each aggregation, the width of each integer key position across all the clauses that
+ * aggregate into it. Clauses may key one aggregation with integers of different widths
+ * (`(uint8_t)2` here, `(int)4` there); DTrace keeps the values, so every clause lays the key out
+ * alike -- else the consumer, reading by one layout, would read another clause's key wrongly.
+ */
+function integerKeyWidths(program: Program): Map<bigint, IntegerKey[]> {
+  const out = new Map<bigint, IntegerKey[]>();
+  for (const ecb of program.ecbs) {
+    ecb.actions.forEach((act, j) => {
+      if (!isAggregation(act.kind)) return;
+      const seen = out.get(act.uarg) ?? [];
+      aggKeyIndexes(ecb.actions, j).forEach((k, p) => {
+        const key = ecb.actions[k];
+        const rec = recordFor(key.difo, key.kind, 0, key.format, key.arg, key.uarg);
+        if (!isIntegerRecord(key, rec)) return;
+        const prev = seen[p];
+        seen[p] = { size: Math.max(prev?.size ?? 0, rec.size), type: prev?.type ?? (rec.type as IntegerKey['type']), shown: prev?.shown ?? (rec.size as IntegerKey['shown']) };
+      });
+      out.set(act.uarg, seen);
+    });
+  }
+  return out;
+}
+
 /**
  * For each aggregation, which key positions hold nothing but execname in every clause that
  * aggregates into it. execname is at most 16 bytes (the kernel's TASK_COMM_LEN), so such a key
@@ -258,16 +291,22 @@ function execnameKeyPositions(program: Program): Map<bigint, boolean[]> {
 }
 
 /** Lay out one ECB's records, as the kernel does when it enables an ECB. */
-function layoutEcb(program: Program, index: number, strsize: number, execnameKeys: Map<bigint, boolean[]>): EcbLayout {
+function layoutEcb(
+  program: Program, index: number, strsize: number, execnameKeys: Map<bigint, boolean[]>, intKeys: Map<bigint, IntegerKey[]>,
+): EcbLayout {
   const acts = program.ecbs[index].actions;
   const records: (RecordDescription | null)[] = acts.map(() => null);
   const keyRecords: (RecordDescription | null)[] = acts.map(() => null);
   const isKey = acts.map(() => false);
   const execnameKey = acts.map(() => false);
+  const intKey: (IntegerKey | undefined)[] = acts.map(() => undefined);
   acts.forEach((a, i) => {
     if (!isAggregation(a.kind)) return;
     for (let k = i - a.ntuple; k < i; k++) isKey[k] = true;
-    aggKeyIndexes(acts, i).forEach((k, p) => { execnameKey[k] = execnameKeys.get(a.uarg)?.[p] === true; });
+    aggKeyIndexes(acts, i).forEach((k, p) => {
+      execnameKey[k] = execnameKeys.get(a.uarg)?.[p] === true;
+      intKey[k] = intKeys.get(a.uarg)?.[p];
+    });
   });
   let off = 0;
   let keyOff = 0;
@@ -277,6 +316,11 @@ function layoutEcb(program: Program, index: number, strsize: number, execnameKey
     if (D.isSpeculativeAction(act.kind)) return; // speculate/commit/discard record nothing
     const rec = stackRecord(act.kind, act.arg) ?? recordFor(act.difo, act.kind, strsize, act.format, act.arg, act.uarg);
     if (execnameKey[i]) rec.size = Math.min(rec.size, TASK_COMM_LEN);
+    const ik = intKey[i];
+    if (ik && isIntegerRecord(act, rec)) {
+      rec.size = ik.size, rec.alignment = ik.size, rec.type = ik.type;
+      if (ik.shown !== ik.size) rec.shown = ik.shown;
+    }
     if (isKey[i]) {
       keyOff = roundUp(keyOff, rec.alignment);
       keyRecords[i] = { ...rec, offset: keyOff };
