@@ -97,16 +97,16 @@ export class CodeGenerator {
     if (hasIfStatement(c)) return desugarClause(c).forEach((sub) => this.clause(sub, probes));
     const uarg = BigInt(this.clauses++);
     const actions: ActionDescription[] = [];
-    const compileActions = () => {
+    const compileActions = () => inRegion('action list', () => {
       const order = new SpeculationOrder();
       for (const s of c.body ?? []) {
         this.statement(s, actions);
         order.check(actions, s);
       }
-    };
+    });
     let predicate: Difo | null = null;
     try {
-      predicate = c.predicate ? this.predicate(c.predicate) : null;
+      predicate = c.predicate ? inRegion('predicate', () => this.predicate(c.predicate!)) : null;
       compileActions();
     } catch (e) {
       // The predicate may read a variable the clause's own actions first assign, as in
@@ -120,7 +120,7 @@ export class CodeGenerator {
       } catch (e2) {
         throw e2 instanceof DtraceError && UNDEFINED.has(e2.tag) ? e : e2;
       }
-      predicate = this.predicate(c.predicate);
+      predicate = inRegion('predicate', () => this.predicate(c.predicate!));
     }
     for (const probe of probes) this.ecbs.push({ probe, predicate, actions, uarg });
   }
@@ -621,7 +621,7 @@ export class DifoGen {
       const cur = this.loadGlobal(t.name, g);
       const rhs = this.expr(e.value);
       const op = e.op.slice(0, -1) as A.BinaryOperator;
-      v = this.arith(op, cur, rhs, e);
+      v = compoundOperator(e.op, () => this.arith(op, cur, rhs, e));
     }
     this.storeGlobal(t.name, g, v.reg, e);
     return { reg: v.reg, type: g.type };
@@ -701,8 +701,14 @@ export class DifoGen {
   }
 
   private arith(op: A.BinaryOperator, l: Val, r: Val, at: A.Expression): Val {
-    if (!isInteger(l.type) || !isInteger(r.type))
+    if (!isInteger(l.type) || !isInteger(r.type)) {
+      // DTrace asks * and / for arithmetic operands, % and the bitwise operators for integers
+      const arithmetic = (t: DType) => isInteger(t) || t.kind === 'float';
+      if ((op === '*' || op === '/') && !(arithmetic(l.type) && arithmetic(r.type)))
+        throw err('D_OP_ARITH', `operator ${op} requires operands of arithmetic type`, at);
+      if (['%', '|', '&', '^', '<<', '>>'].includes(op)) throw err('D_OP_INT', `operator ${op} requires operands of integral type`, at);
       throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(l.type)}" ${op} "${typeName(r.type)}"`, at);
+    }
     // A shift has its left operand's type, as in DTrace (no promotion to int).
     const type = op === '<<' || op === '>>' ? (l.type.kind === 'enum' ? INT : l.type) : arithmetic(l.type, r.type);
     const unsigned = isUnsigned(type);
@@ -805,5 +811,33 @@ function describeNode(e: A.Expression): string {
     case 'Member': return 'member access';
     case 'Aggregation': return 'an aggregation in an expression';
     default: return e.kind;
+  }
+}
+
+/**
+ * Errors DTrace finds while typing a clause's predicate or actions name the region when there is
+ * no line to name (-n): "in action list: ...". Those its parser finds (constant division by
+ * zero, type names) name none.
+ */
+const PARSE_TIME = new Set(['D_DIV_ZERO', 'D_UNKNOWN']);
+function inRegion<T>(region: string, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof DtraceError && e.region === undefined && !PARSE_TIME.has(e.tag)) e.region = region;
+    throw e;
+  }
+}
+
+/** `x op= y` is typed as `x op y`, but DTrace's message names the operator written: `"int" += "string"`. */
+export function compoundOperator<T>(written: string, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof DtraceError && e.tag === 'D_OP_INCOMPAT')
+      e.message = e.message.replace(/^(operands have incompatible types: "[^"]*") \S+ /, `$1 ${written} `);
+    if (e instanceof DtraceError && (e.tag === 'D_OP_ARITH' || e.tag === 'D_OP_INT'))
+      e.message = e.message.replace(/^operator \S+ /, `operator ${written} `);
+    throw e;
   }
 }

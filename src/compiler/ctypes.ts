@@ -160,17 +160,17 @@ export class TypeScope {
       }
       return true;
     }
-    const prototypes = d.declarators.length > 0 && d.declarators.every((x) => x.type.kind === 'FunctionType');
+    if (d.declarators.length === 0) {
+      const s = d.base.specifier;
+      if (s.kind !== 'StructType' && s.kind !== 'EnumType') fail('D_DECL_USELESS', 'useless declaration', d);
+      return true;
+    }
+    const prototypes = d.declarators.every((x) => x.type.kind === 'FunctionType');
     if (d.storage === 'extern' || (prototypes && d.storage === null)) {
       // The type of something outside the program (a kernel variable, or a function a system
       // header prototypes, extern as in C whether it says so or not): it reserves no storage,
       // and `name reads the kernel's symbol.
       for (const decl of d.declarators) this.resolve(decl.type);
-      return true;
-    }
-    if (d.declarators.length === 0) {
-      const s = d.base.specifier;
-      if (s.kind !== 'StructType' && s.kind !== 'EnumType') fail('D_DECL_USELESS', 'useless declaration', d);
       return true;
     }
     return false;

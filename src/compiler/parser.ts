@@ -153,6 +153,28 @@ export function canonicalBuiltinType(words: string[]): string | null {
   return unsigned ? (size === 'int' ? 'unsigned int' : `unsigned ${size}`) : size;
 }
 
+/**
+ * Why builtin type words that canonicalBuiltinType() refused make no type, as DTrace says it:
+ * two base names are a combination; short/long on char, any attribute on void, signed or
+ * unsigned on a floating type are refused by name; any other set of attributes makes a name
+ * ("short long ", "long float") that DTrace then fails to resolve.
+ */
+export function builtinWordsError(words: string[]): [string, string] {
+  const bases = words.filter((w) => !['signed', 'unsigned', 'short', 'long'].includes(w));
+  if (bases.length > 1) return [ErrorTags.D_DECL_COMBO, 'invalid type combination'];
+  const base = bases[0] ?? '';
+  const has = (w: string) => words.includes(w);
+  if (base === 'char' && (has('short') || has('long'))) return ['D_DECL_CHARATTR', 'invalid type declaration: short and long may not be used with char type'];
+  if (base === 'void') return ['D_DECL_VOIDATTR', 'invalid type declaration: attributes may not be used with void type'];
+  if ((base === 'float' || base === 'double') && (has('signed') || has('unsigned')))
+    return ['D_DECL_SIGNINT', 'invalid type declaration: signed and unsigned may only be used with integer type'];
+  const longs = words.filter((w) => w === 'long').length;
+  // DTrace's name: its attribute bits in order (a second long makes "long long"), then the base
+  const attrs = (has('signed') ? 'signed ' : '') + (has('unsigned') ? 'unsigned ' : '') + (has('short') ? 'short ' : '')
+    + (longs === 1 || longs > 2 ? 'long ' : '') + (longs >= 2 ? 'long long ' : '');
+  return [ErrorTags.D_UNKNOWN, `failed to resolve type ${attrs}${base}: Unknown type name`];
+}
+
 type LLk = InstanceType<typeof LLkLookaheadStrategy>;
 
 /**
@@ -773,6 +795,7 @@ class DParser extends EmbeddedActionsParser {
             ALT: () => {
               const t = this.CONSUME(L.StorageClassKw);
               this.ACTION(() => {
+                if (state.storage !== null) throw new DtraceError('D_DECL_CLASS', 'only one storage class allowed in a declaration', pos(t));
                 state.storage = t.image as A.StorageClass;
               });
             },
@@ -1210,7 +1233,8 @@ class DParser extends EmbeddedActionsParser {
       const words = specs.words.map((w) => w.image);
       const name = canonicalBuiltinType(words);
       if (name === null || specifier !== null) {
-        throw new DtraceError(ErrorTags.D_DECL_COMBO, 'invalid type combination', pos(specs.words[specs.words.length - 1]));
+        const [tag, message] = specifier !== null ? [ErrorTags.D_DECL_COMBO, 'invalid type combination'] : builtinWordsError(words);
+        throw new DtraceError(tag, message, pos(specs.words[specs.words.length - 1]));
       }
       specifier = { kind: 'BuiltinType', ...pos(specs.words[0]), name, words };
     }

