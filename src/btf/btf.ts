@@ -89,6 +89,20 @@ function extraLength(kind: number, vlen: number): number {
   }
 }
 
+/** Types chained by name hash: heads[hash & mask] is a type index, next[index] the next one (-1 ends). */
+interface NameIndex {
+  heads: Int32Array;
+  next: Int32Array;
+  mask: number;
+}
+
+/** FNV-1a of the NUL-terminated bytes at `start`. */
+function hashBytes(buf: Uint8Array, start: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; buf[i] !== 0 && i < buf.length; i++) h = Math.imul(h ^ buf[i], 0x01000193);
+  return h >>> 0;
+}
+
 export class Btf {
   readonly name: string;
   readonly base: Btf | undefined;
@@ -106,7 +120,7 @@ export class Btf {
   /** Absolute buffer offset of each own type record, indexed by (id - startId). */
   private readonly offsets: Uint32Array;
   private readonly decoded: (BtfType | undefined)[];
-  private nameIndex: Map<string, number[]> | undefined;
+  private nameIndex: NameIndex | undefined;
   private enumeratorIndex: Map<string, BtfEnumeratorInfo> | undefined;
 
   static parse(buf: Buffer, options: BtfParseOptions = {}): Btf {
@@ -372,24 +386,54 @@ export class Btf {
 
   // ---- lookups by name ----
 
-  private names(): Map<string, number[]> {
+  /**
+   * The name index: types chained by a hash of their name's bytes, read in place from the string
+   * section. Decoding every name to a JS string (vmlinux has ~150k types) costs a few hundred ms;
+   * hashing the bytes costs a few, so a one-liner that names one kernel type pays only that.
+   */
+  private names(): NameIndex {
     if (this.nameIndex) return this.nameIndex;
-    const index = new Map<string, number[]>();
-    for (let i = 0; i < this.offsets.length; i++) {
+    const count = this.offsets.length;
+    let size = 1;
+    while (size < count * 2) size <<= 1;
+    const heads = new Int32Array(size).fill(-1);
+    const next = new Int32Array(count).fill(-1);
+    // Backwards, so that each chain lists its types in ascending id order.
+    for (let i = count - 1; i >= 0; i--) {
       const nameOff = this.u32(this.offsets[i]);
       if (nameOff === 0) continue;
-      const name = this.str(nameOff);
-      const ids = index.get(name);
-      if (ids) ids.push(this.startId + i);
-      else index.set(name, [this.startId + i]);
+      const { buf, start } = this.strBytes(nameOff);
+      const h = hashBytes(buf, start) & (size - 1);
+      next[i] = heads[h];
+      heads[h] = i;
     }
-    this.nameIndex = index;
-    return index;
+    this.nameIndex = { heads, next, mask: size - 1 };
+    return this.nameIndex;
+  }
+
+  /** Where a string's bytes are: this BTF's buffer or a base's. */
+  private strBytes(offset: number): { buf: Buffer; start: number } {
+    if (offset < this.strBase) return this.base!.strBytes(offset);
+    return { buf: this.buf, start: this.strStart + offset - this.strBase };
+  }
+
+  /** This BTF's own types named `name`, in ascending id order. */
+  private ownIds(name: string): number[] {
+    const index = this.names();
+    const want = Buffer.from(name + '\0', 'utf8');
+    const ids: number[] = [];
+    if (want.indexOf(0) !== want.length - 1) return ids; // a name holding NUL names nothing
+    for (let i = index.heads[hashBytes(want, 0) & index.mask]; i >= 0; i = index.next[i]) {
+      const { buf, start } = this.strBytes(this.u32(this.offsets[i]));
+      const end = start + want.length;
+      if (end <= buf.length && buf.compare(want, 0, want.length, start, end) === 0) ids.push(this.startId + i);
+    }
+    return ids;
   }
 
   /** Ids of every type with this name (own types, then the base's). */
   findIds(name: string): number[] {
-    const own = this.names().get(name) ?? [];
+    const own = this.ownIds(name);
     return this.base ? [...own, ...this.base.findIds(name)] : [...own];
   }
 
@@ -398,7 +442,7 @@ export class Btf {
    * kind, the first type of any kind. Own types are searched before the base's.
    */
   find(name: string, kind?: BtfKindFilter): BtfType | undefined {
-    for (const id of this.names().get(name) ?? []) {
+    for (const id of this.ownIds(name)) {
       if (kind === undefined || kindMatches(this.kindOf(id), kind)) return this.type(id);
     }
     return this.base?.find(name, kind);

@@ -9,9 +9,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CodeGenerator } from './codegen.js';
 import { DtraceError } from './errors.js';
+import { cachedParse } from './library-cache.js';
 import { parse } from './parser.js';
 import { defineTranslator } from './translators.js';
 import { isVariableDeclaration } from './variables.js';
+import { systemPaths } from '../sys/paths.js';
 
 /** The library directory shipped with the package. */
 export const DEFAULT_LIBRARY_DIR = fileURLToPath(new URL('../../lib/dtrace/', import.meta.url));
@@ -64,7 +66,8 @@ export function libraryNeeded(files: LibraryFile[], programTexts: string[], know
 export function loadLibrary(cg: CodeGenerator, file: LibraryFile): void {
   // Kernel typedefs are not type names here: reading the kernel's BTF for every run would cost
   // more than the library itself (library files name kernel types as struct tags).
-  const ast = parse(file.text, { file: file.name, isTypeName: (n) => cg.types.isDTypeName(n) });
+  const ast = cachedParse(systemPaths.cacheDir, file.name, file.text, (n) => cg.types.isDTypeName(n),
+    (isTypeName) => parse(file.text, { file: file.name, isTypeName }));
   for (const item of ast.items) {
     switch (item.kind) {
       case 'Pragma':

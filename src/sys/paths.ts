@@ -10,4 +10,6 @@ export const systemPaths = {
   kallsyms: '/proc/kallsyms',
   /** Separate debug files of user programs and libraries (by build-id under .build-id/). */
   debugDir: '/usr/lib/debug',
+  /** dtrace's own cache (the parsed D library); '' for none. Used only while root-owned and not writable by others. */
+  cacheDir: '/var/cache/node-dtrace',
 };

@@ -8,3 +8,6 @@ const UNPACKED = path.join(ROOT, 'test/fixtures/.unpacked');
 systemPaths.tracefs = [path.join(UNPACKED, 'tracefs')];
 systemPaths.btfDir = path.join(UNPACKED, 'btf');
 systemPaths.kallsyms = path.join(ROOT, 'test/fixtures/kallsyms');
+// The parsed D library's cache is the machine's too: the unit tests parse afresh (library-cache.test.ts
+// tests the cache in a directory of its own).
+systemPaths.cacheDir = '';
