@@ -58,9 +58,10 @@ describe.skipIf(skip)(`a probe's clauses as a chain of programs${skip ? ` (skipp
     expect(r.stdout, `${r.stderr} ${pid} ${r.signal}`).toBe(`${want}\n`);
   });
 
-  test('a verifier rejection in a later link names its clause', () => {
-    const r = withEnv({ DTRACE_TEST_REJECT_CLAUSE: '50' }, () => dtrace(['-q', '-s', scriptPath, '1'], { timeoutMs: 110_000 }));
-    expect(r.stderr).toBe("dtrace: could not enable tracing: BPF program load for 'syscall:vmlinux:getppid:entry' failed: Permission denied: the verifier rejected clause #50 (syscall::getppid:entry): R6 !read_ok\n");
+  // The first, a middle, a later link's and the last string clause (rejection.ts's bisection).
+  test.each([50, 1, 40, 60])('a verifier rejection of clause %i names it', (n) => {
+    const r = withEnv({ DTRACE_TEST_REJECT_CLAUSE: String(n) }, () => dtrace(['-q', '-s', scriptPath, '1'], { timeoutMs: 110_000 }));
+    expect(r.stderr).toBe(`dtrace: could not enable tracing: BPF program load for 'syscall:vmlinux:getppid:entry' failed: Permission denied: the verifier rejected clause #${n} (syscall::getppid:entry): R6 !read_ok\n`);
     expect(r.status).toBe(1);
   });
 });

@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import * as D from '../../src/dif/constants.js';
 import type { Difo } from '../../src/dif/difo.js';
 import { slotPlan } from '../../src/device/linux/tstrings.js';
-import { explainRejection } from '../../src/device/linux/rejection.js';
+import { explainRejection, sabotageForTest } from '../../src/device/linux/rejection.js';
 import type { EcbPlan } from '../../src/device/linux/translate.js';
 import { LINK_INSNS, cutLinks, loadChain, type ChainLink } from '../../src/device/linux/chain.js';
 
@@ -69,6 +69,38 @@ describe('verifier rejections', () => {
       load: (insns) => (insns.includes(2) ? { ok: false } : { ok: true }),
     });
     expect(r.message).toBe("BPF program load for 'dtrace:::BEGIN' failed: Permission denied: the verifier rejected clause #3 (dtrace:::BEGIN): R6 !read_ok");
+  });
+
+  // The rejectClause test hook makes clause N unverifiable in any program holding it; the search
+  // must name N within ~2*log2(60)+2 loads, not one load per clause.
+  const sixty = Array.from({ length: 60 }, (_, i) => ({
+    epid: i + 1,
+    desc: { uarg: BigInt(i), probe: { instance: 'host', provider: 'syscall', module: '', function: 'getppid', name: 'entry' } },
+  })) as unknown as EcbPlan[];
+  const limit = 2 * Math.ceil(Math.log2(60)) + 2;
+  for (const n of [40, 1, 60]) {
+    test(`clause ${n} of 60 rejected: named by bisection in at most ${limit} loads`, () => {
+      let loads = 0;
+      const r = explainRejection({
+        probe: 'syscall:vmlinux:getppid:entry', code: 'EACCES', log: 'R6 !read_ok\n', insns: Buffer.alloc(8 * 60), plans: sixty,
+        translate: (ps) => Buffer.alloc(8 * ps.length),
+        load: (insns, _log, ps) => (++loads, sabotageForTest(insns, ps, n) === insns ? { ok: true } : { ok: false, code: 'EACCES' }),
+      });
+      expect(r.message).toBe(`BPF program load for 'syscall:vmlinux:getppid:entry' failed: Permission denied: the verifier rejected clause #${n} (syscall::getppid:entry): R6 !read_ok`);
+      expect(loads).toBeGreaterThan(0);
+      expect(loads).toBeLessThanOrEqual(limit);
+    });
+  }
+
+  test('a clause that loads alone but not after the others: counted loads, "after N-1 clauses"', () => {
+    let loads = 0;
+    const r = explainRejection({
+      probe: 'dtrace:::BEGIN', code: 'E2BIG', log: 'too large\n', insns: Buffer.alloc(60), plans: sixty,
+      translate: (ps) => Buffer.alloc(ps.length),
+      load: (insns) => (++loads, insns.length > 39 ? { ok: false, code: 'E2BIG' } : { ok: true }),
+    });
+    expect(r.message).toMatch(/rejected clause #40 \(syscall::getppid:entry\) after 39 clauses before it in the same program: too large$/);
+    expect(loads).toBeLessThanOrEqual(limit);
   });
 });
 

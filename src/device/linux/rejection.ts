@@ -1,10 +1,10 @@
 // When the kernel's verifier rejects a probe's program: say which clause, in DTrace's words.
 //
-// A probe's program holds every clause enabled on it, so the culprit is found by loading each
-// clause's program alone (only on this failure path), and when each loads alone, by loading the
-// first k clauses for the smallest k that fails (halving): that clause is the one that overflowed. The message follows DTrace on BPF
-// ("BPF program load for 'P' failed: <strerror>") and adds the clause and the verifier's own
-// complaint; the whole verifier log, its lines prefixed "BPF: " as DTrace prints them, goes
+// A probe's program holds every clause enabled on it, so (only on this failure path) the culprit
+// is found by bisection: the smallest k whose first k clauses fail to load names clause k, then
+// clause k loaded alone says whether it fails by itself or overflowed the program. The message
+// follows DTrace on BPF ("BPF program load for 'P' failed: <strerror>") and adds the clause and
+// the verifier's own complaint; the whole verifier log, its lines prefixed "BPF: " as DTrace prints them, goes
 // with the error for dtrace -v.
 
 import { probeDescriptionString } from '../../dof/program.js';
@@ -48,38 +48,35 @@ export function explainRejection(o: {
     const again = o.load(o.insns, true, o.plans);
     if (!again.ok) log = again.log, code ??= again.code;
   }
-  let culprit: EcbPlan | undefined = o.plans.length === 1 ? o.plans[0] : undefined;
-  for (const plan of o.plans.length > 1 ? o.plans : []) {
-    let alone: Buffer;
+  // Bisection over prefixes of the clause list (DTrace's order): the clause that the shortest
+  // failing prefix ends with is the culprit (~log2(n) loads; the whole list failed already). One
+  // more load of that clause alone tells "it fails by itself" from "too much with those before it".
+  const fails = (ps: EcbPlan[]): boolean => {
     try {
-      alone = o.translate([plan]);
+      return !o.load(o.translate(ps), false, ps).ok;
     } catch {
-      continue;
+      return true;
     }
-    if (!o.load(alone, false, [plan]).ok) {
-      culprit = plan;
-      break;
-    }
-  }
-  // Every clause loads alone, so together they are too much: the culprit is the clause that the
-  // shortest failing run of clauses (in DTrace's order) ends with, found by halving.
+  };
+  let culprit: EcbPlan | undefined = o.plans.length === 1 ? o.plans[0] : undefined;
   let together = '';
-  if (!culprit && o.plans.length > 1) {
-    const fails = (k: number): boolean => {
-      try {
-        return !o.load(o.translate(o.plans.slice(0, k)), false, o.plans.slice(0, k)).ok;
-      } catch {
-        return true;
-      }
-    };
+  if (o.plans.length > 1) {
     let lo = 1, hi = o.plans.length; // the first hi clauses fail together; the first lo - 1 load
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (fails(mid)) hi = mid;
+      if (fails(o.plans.slice(0, mid))) hi = mid;
       else lo = mid + 1;
     }
     culprit = o.plans[hi - 1];
-    if (hi > 1) together = ` after ${hi - 1} clause${hi > 2 ? 's' : ''} before it in the same program`;
+    if (hi > 1) {
+      let alone = true;
+      try {
+        alone = !o.load(o.translate([culprit]), false, [culprit]).ok;
+      } catch {
+        alone = false; // cannot be translated alone: name it with the clauses before it
+      }
+      if (!alone) together = ` after ${hi - 1} clause${hi > 2 ? 's' : ''} before it in the same program`;
+    }
   }
   const which = culprit
     ? `clause #${Number(culprit.desc.uarg) + 1} (${probeDescriptionString(culprit.desc.probe)})${together}`
