@@ -300,6 +300,8 @@ export interface Binary extends Position {
   op: BinaryOperator;
   left: Expression;
   right: Expression;
+  /** The compound assignment this stands for (`x += y` as `x + y`), as messages name it. */
+  written?: AssignmentOperator;
 }
 
 /** `test ? consequent : alternate`. */

@@ -621,7 +621,8 @@ export class DifoGen {
       const cur = this.loadGlobal(t.name, g);
       const rhs = this.expr(e.value);
       const op = e.op.slice(0, -1) as A.BinaryOperator;
-      v = compoundOperator(e.op, () => this.arith(op, cur, rhs, e));
+      T.checkCompound(this, e.op, cur, rhs, e);
+      v = this.arith(op, cur, rhs, e);
     }
     this.storeGlobal(t.name, g, v.reg, e);
     return { reg: v.reg, type: g.type };
@@ -704,10 +705,11 @@ export class DifoGen {
     if (!isInteger(l.type) || !isInteger(r.type)) {
       // DTrace asks * and / for arithmetic operands, % and the bitwise operators for integers
       const arithmetic = (t: DType) => isInteger(t) || t.kind === 'float';
+      const shown = T.shownOperator(op, at);
       if ((op === '*' || op === '/') && !(arithmetic(l.type) && arithmetic(r.type)))
-        throw err('D_OP_ARITH', `operator ${op} requires operands of arithmetic type`, at);
-      if (['%', '|', '&', '^', '<<', '>>'].includes(op)) throw err('D_OP_INT', `operator ${op} requires operands of integral type`, at);
-      throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(l.type)}" ${op} "${typeName(r.type)}"`, at);
+        throw err('D_OP_ARITH', `operator ${shown} requires operands of arithmetic type`, at);
+      if (['%', '|', '&', '^', '<<', '>>'].includes(op)) throw err('D_OP_INT', `operator ${shown} requires operands of integral type`, at);
+      throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(l.type)}" ${shown} "${typeName(r.type)}"`, at);
     }
     // A shift has its left operand's type, as in DTrace (no promotion to int).
     const type = op === '<<' || op === '>>' ? (l.type.kind === 'enum' ? INT : l.type) : arithmetic(l.type, r.type);
@@ -825,19 +827,6 @@ function inRegion<T>(region: string, f: () => T): T {
     return f();
   } catch (e) {
     if (e instanceof DtraceError && e.region === undefined && !PARSE_TIME.has(e.tag)) e.region = region;
-    throw e;
-  }
-}
-
-/** `x op= y` is typed as `x op y`, but DTrace's message names the operator written: `"int" += "string"`. */
-export function compoundOperator<T>(written: string, f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof DtraceError && e.tag === 'D_OP_INCOMPAT')
-      e.message = e.message.replace(/^(operands have incompatible types: "[^"]*") \S+ /, `$1 ${written} `);
-    if (e instanceof DtraceError && (e.tag === 'D_OP_ARITH' || e.tag === 'D_OP_INT'))
-      e.message = e.message.replace(/^operator \S+ /, `operator ${written} `);
     throw e;
   }
 }

@@ -321,7 +321,7 @@ function addPointer(g: DifoGen, op: '+' | '-', l: Val, r: Val, at: A.Expression)
   const rp = isPointerLike(r.type) && elementSize(g, r.type) > 0;
   const li = isInteger(l.type) && l.type.kind !== 'pointer';
   const ri = isInteger(r.type) && r.type.kind !== 'pointer';
-  const incompatible = () => err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(l.type)}" ${op} "${typeName(r.type)}"`, at);
+  const incompatible = () => err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(l.type)}" ${shownOperator(op, at)} "${typeName(r.type)}"`, at);
   const scale = (reg: number, n: number) => {
     if (n === 1) return;
     const k = g.alloc(at);
@@ -384,6 +384,7 @@ function pointersCompatible(g: DifoGen, a: DType, b: DType): boolean {
 export function typedArith(g: DifoGen, op: A.BinaryOperator, l: Val, r: Val, at: A.Expression): Val | null {
   const plain = (t: DType) => t.kind === 'int' || t.kind === 'string';
   const integral = (t: DType) => t.kind === 'int' || t.kind === 'enum';
+  if (at.kind === 'Binary' && at.written) checkCompound(g, at.written, l, r, at);
   if ((op === '+' && l.type.kind === 'string' && integral(r.type)) || (op === '-' && l.type.kind === 'string' && integral(r.type)) ||
       (op === '+' && integral(l.type) && r.type.kind === 'string'))
     return addPointer(g, op, asCharPointer(l), asCharPointer(r), at);
@@ -394,10 +395,28 @@ export function typedArith(g: DifoGen, op: A.BinaryOperator, l: Val, r: Val, at:
   const ints = (t: DType) => t.kind === 'int' || t.kind === 'enum';
   if (ints(l.type) && ints(r.type)) return null; // enums behave as int
   g.release(l.reg), g.release(r.reg);
+  const shown = shownOperator(op, at);
   if (op === '+' || op === '-')
-    throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(l.type)}" ${op} "${typeName(r.type)}"`, at);
-  if (op === '*' || op === '/') throw err('D_OP_ARITH', `operator ${op} requires operands of arithmetic type`, at);
-  throw err('D_OP_INT', `operator ${op} requires operands of integral type`, at);
+    throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(l.type)}" ${shown} "${typeName(r.type)}"`, at);
+  if (op === '*' || op === '/') throw err('D_OP_ARITH', `operator ${shown} requires operands of arithmetic type`, at);
+  throw err('D_OP_INT', `operator ${shown} requires operands of integral type`, at);
+}
+
+/** `i += p` would store a pointer in an integer: DTrace refuses it where `i + p` is fine. */
+export function checkCompound(g: DifoGen, written: A.AssignmentOperator, l: Val, r: Val, at: A.Expression): void {
+  const integral = l.type.kind === 'int' || l.type.kind === 'enum';
+  if ((written !== '+=' && written !== '-=') || !integral || (r.type.kind !== 'string' && !isPointerLike(r.type))) return;
+  g.release(l.reg), g.release(r.reg);
+  if (written === '-=' && r.type.kind !== 'string')
+    throw err('D_OP_VFPTR', `operator ${written} requires left-hand scalar operand of known size`, at);
+  throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(l.type)}" ${written} "${typeName(r.type)}"`, at);
+}
+
+/** The operator a message names: a compound assignment's as written (`+=`), else `op`. */
+export function shownOperator(op: A.BinaryOperator, at: A.Expression): string {
+  if (at.kind === 'Binary' && at.written) return at.written;
+  if (at.kind === 'Assignment' && at.op !== '=') return at.op;
+  return op;
 }
 
 /**

@@ -15,7 +15,7 @@
 import * as D from '../dif/constants.js';
 import { encodeLdv, encodeR, encodeStv } from '../dif/builder.js';
 import type * as A from './ast.js';
-import { type CodeGenerator, type DifoGen, type Val, compoundOperator, err, resolveType } from './codegen.js';
+import { type CodeGenerator, type DifoGen, type Val, err, resolveType } from './codegen.js';
 import { LONG, TRANSLATED_TYPE, difType, isDynamicType, typeName, type DType } from './types.js';
 import { isNullConstant, narrow, updateStep } from './typed-expr.js';
 
@@ -121,8 +121,8 @@ export class Variables {
     if (v.type === null) throw undefinedVariable(target, v);
     // x op= y is x = x op y; array keys are evaluated twice, as DTrace does.
     const op = e.op.slice(0, -1) as A.BinaryOperator;
-    const binary: A.Binary = { kind: 'Binary', op, left: target, right: e.value, line: e.line, column: e.column, file: e.file };
-    const val = compoundOperator(e.op, () => g.expr(binary));
+    const binary: A.Binary = { kind: 'Binary', op, written: e.op, left: target, right: e.value, line: e.line, column: e.column, file: e.file };
+    const val = g.expr(binary);
     this.emitStore(g, target, v, val.reg);
     return { reg: val.reg, type: v.type };
   }
