@@ -30,6 +30,8 @@ export interface Program extends Position {
   /** The `file` argument given to parse() (e.g. the -s script path), if any. */
   source?: string;
   items: TopLevel[];
+  /** Where the first floating-point constant is, if any (D refuses them once the parse succeeds). */
+  firstFloat?: Position;
 }
 
 export type TopLevel =

@@ -215,18 +215,7 @@ function amin(value: string | undefined): Attribute | undefined {
  * program fails before any clause is checked: the parser keeps them only so this can say where.
  */
 function rejectFloatConstants(ast: A.Program): void {
-  let first: A.Position | undefined;
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (node === null || typeof node !== 'object') return;
-    const n = node as { kind?: unknown } & A.Position;
-    if (n.kind === 'FloatLiteral') {
-      if (!first || n.line < first.line || (n.line === first.line && n.column < first.column)) first = n;
-      return;
-    }
-    Object.values(node).forEach(visit);
-  };
-  visit(ast.items);
+  const first = ast.firstFloat;
   if (first) throw new DtraceError('D_SYNTAX', 'floating-point constants are not permitted', { line: first.line, column: first.column, file: first.file });
 }
 

@@ -451,6 +451,13 @@ export const BadCharacter = createToken({
       return lexError(c, ErrorTags.D_SYNTAX, `syntax error near "${c}"`);
     },
   },
+  // Any character may start it. A custom pattern without hints would make Chevrotain try every
+  // pattern of a mode at every character (several times slower); these cover each of its
+  // first-character buckets: one per code below 256, one per 255 codes above.
+  start_chars_hint: [
+    ...Array.from({ length: 256 }, (_, c) => c),
+    ...Array.from({ length: 256 }, (_, k) => 255 * (k + 2)).filter((c) => c <= 0xffff),
+  ],
   line_breaks: false,
 });
 
@@ -491,7 +498,9 @@ const dLexer = new Lexer(
       decl: [...TRIVIA, ...EXPRESSION_TOKENS, ...OPERATORS, DeclEnd, BadCharacter],
     },
   },
-  { positionTracking: 'full', recoveryEnabled: true, ensureOptimizations: false, skipValidations: true },
+  // ensureOptimizations: every token must say which characters can start it (start_chars_hint),
+  // so Chevrotain tries only those at each character; a token without fails here, at load.
+  { positionTracking: 'full', recoveryEnabled: true, ensureOptimizations: true, skipValidations: true },
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -558,6 +567,8 @@ export interface IntegerValue {
 
 /** The value of an integer constant as strtoull(text, 0) reads it, or a lexical error. */
 export function integerValue(text: string): IntegerValue | LexErrorPayload {
+  // The common case, a short decimal without suffix, directly (scripts may hold thousands).
+  if (text.length < 16 && /^[1-9][0-9]*$/.test(text)) return { value: BigInt(text), suffix: '', decimal: true };
   let base = 10;
   let i = 0;
   if (/^0[xX]/.test(text)) {

@@ -1437,6 +1437,8 @@ export function parse(source: string, fileOrOptions?: string | ParseOptions, mor
     all.sort((a, b) => a.offset - b.offset);
     const program: A.Program = { kind: 'Program', line: 1, column: 1, items: all.map((x) => x.node) };
     if (file !== undefined) program.source = file;
+    const float = lexed.tokens.find((t) => t.tokenType === L.FloatLiteral);
+    if (float) program.firstFloat = pos(float);
     return program;
   }
 }
