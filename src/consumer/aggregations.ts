@@ -116,10 +116,12 @@ export class Aggregations {
   /** Keyless aggregations clear() zeroed: their entry stays, printed as zero (libdtrace keeps it). */
   private kept = new Set<number>();
   /**
-   * The snapshot each aggregation was last shown from, until clear() or trunc() uses it: they
-   * take away what printa() showed, not a later read, so nothing added between is lost.
+   * The snapshot of one pass over the buffers, as DTrace's consumer snapshots once per pass:
+   * printa(), clear() and trunc() in a pass all work on it, so clear() and trunc() take away
+   * exactly what printa() showed (what probes add meanwhile shows at the next pass), and a
+   * printa() after trunc(@, n) shows what trunc() left.
    */
-  private shown = new Map<number, AggregationEntry[]>();
+  private passSnap: AggregationEntry[] | null = null;
 
   constructor(
     private device: Device,
@@ -141,18 +143,20 @@ export class Aggregations {
       .map((e) => ({ keys: desc.keys.map((k) => (isSymbolicAction(k.action) ? symbolicKey(k, e.key) : decode(k, e.key))), data: mergePerCpu(desc.action, e.perCpu), raw: e.key, sources: e.sources }));
   }
 
-  /** A snapshot, remembered as what the aggregations `ids` (every one by default) were shown from. */
-  private read(ids: Iterable<number> = this.byId.keys()): AggregationEntry[] {
-    const snap = this.device.aggregationSnapshot();
-    for (const id of ids) this.shown.set(id, snap);
-    return snap;
+  /** A new pass over the buffers begins: the next read takes a new snapshot. */
+  newPass(): void {
+    this.passSnap = null;
   }
 
-  /** The snapshot clear() or trunc() of aggregation id works from: the one it was last shown from. */
-  private readFor(id: number): AggregationEntry[] {
-    const snap = this.shown.get(id) ?? this.device.aggregationSnapshot();
-    this.shown.delete(id);
-    return snap;
+  /** This pass's snapshot. */
+  private read(): AggregationEntry[] {
+    return (this.passSnap ??= this.device.aggregationSnapshot());
+  }
+
+  /** A snapshot of now (at exit, and for the library API). */
+  private readNow(): AggregationEntry[] {
+    this.passSnap = null;
+    return this.read();
   }
 
   /** Keep the mappings of processes named by user-stack keys while they still run (stacks.ts). */
@@ -177,7 +181,7 @@ export class Aggregations {
 
   /** The aggregations printa() has not printed that have entries, in the order DTrace prints them. */
   private unprinted() {
-    const snap = this.read();
+    const snap = this.readNow();
     const rev = this.opts.aggsortrev ? -1 : 1;
     return [...this.byId.values()].filter((d) => !this.printed.has(d.id))
       .map((d) => ({ d, varId: d.id, desc: this.descOf(d), entries: this.entries(d, snap) }))
@@ -186,14 +190,14 @@ export class Aggregations {
 
   /** Every aggregation (printed or not, with entries or not) as tables, by id: the library API's snapshot. */
   snapshot(): AggTable[] {
-    const snap = this.read();
+    const snap = this.readNow();
     return [...this.byId.values()].sort((a, b) => a.id - b.id)
       .map((d) => this.table(d, this.descOf(d), this.entries(d, snap)));
   }
 
   /** printa() for structured output (oformat.ts): each aggregation's entries, sorted. */
   tables(ids: number[]): AggTable[] {
-    const snap = this.read(ids);
+    const snap = this.read();
     const descs = ids.map((id) => this.byId.get(id)).filter((d): d is AggregationDescription => d !== undefined);
     for (const d of descs) this.printed.add(d.id);
     return descs.map((d) => this.table(d, this.descOf(d), this.entries(d, snap)));
@@ -213,7 +217,7 @@ export class Aggregations {
    * are joined on their keys: each line shows the keys once and one %@ value per aggregation.
    */
   printa(ids: number[], format: string | undefined): string {
-    const snap = this.read(ids);
+    const snap = this.read();
     const descs = ids.map((id) => this.byId.get(id)).filter((d): d is AggregationDescription => d !== undefined);
     if (descs.length === 0) return '';
     for (const d of descs) this.printed.add(d.id);
@@ -274,16 +278,19 @@ export class Aggregations {
   /** clear(@a): values back to zero, keys kept. */
   clear(id: number): void {
     const desc = this.byId.get(id);
-    const snap = this.readFor(id);
+    const snap = this.read();
     if (desc && desc.keys.length === 0 && this.entries(desc, snap).length > 0) this.kept.add(id);
     this.device.clearAggregation(id, snap.filter((e) => e.id === id));
+    // The pass's snapshot reads zero for it too, keys kept (min() and max() start again: read anew).
+    const restarts = desc?.action === D.DTRACEAGG_MIN || desc?.action === D.DTRACEAGG_MAX;
+    this.passSnap = restarts ? null : snap.map((e) => (e.id === id ? { ...e, perCpu: e.perCpu.map((b) => Buffer.alloc(b.length)) } : e));
   }
 
   /** trunc(@a, n): keep the n entries that sort first (the last -n for negative n); none without n. */
   trunc(id: number, n: bigint): void {
     const desc = this.byId.get(id);
     if (!desc) return;
-    const snap = this.readFor(id);
+    const snap = this.read();
     const sorted = sortAggEntries(this.descOf(desc), this.entries(desc, snap), {
       ...this.opts, aggsortrev: false, aggsortkey: false,
     }) as Entry[];
@@ -296,6 +303,11 @@ export class Aggregations {
     const byKey = new Map(snap.filter((e) => e.id === id).map((e) => [e.key.toString('hex'), e]));
     const read = remove.flatMap((e) => e.sources ?? [e.raw]).map((k) => byKey.get(k.toString('hex'))).filter((e) => e !== undefined);
     this.device.removeAggregationKeys(id, read);
+    // The pass's snapshot loses them too; what probes add meanwhile shows at the next pass.
+    if (this.passSnap) {
+      const gone = new Set(read);
+      this.passSnap = this.passSnap.filter((e) => !gone.has(e));
+    }
   }
 
   normalize(id: number, normal: bigint): void {

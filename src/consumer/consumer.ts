@@ -100,6 +100,7 @@ export class Consumer {
 
   /** Drain every CPU buffer once and print what it held (or what `drained` took earlier). */
   consume(drained: Drained = this.drain()): void {
+    this.aggs.newPass();
     this.process(drained.begin ? this.beginFirst(drained.buffers) : drained.buffers, drained.readAt);
     this.aggs.rememberProcesses();
   }

@@ -64,8 +64,8 @@ describe.skipIf(skip)(`aggregations on the kernel${skip ? ` (skipped: ${skip})` 
     return r.stdout;
   }
 
-  // DTrace switches aggregation buffers, so nothing added while printa() and clear() run is lost;
-  // the device offsets cleared entries instead. (trunc() still deletes: issue 21.)
+  // DTrace switches aggregation buffers, so nothing added while printa() and clear() or trunc()
+  // run is lost; the device offsets cleared and truncated entries instead (agg-carry.ts).
   test('counts stay exact across clear() under a storm: printed counts add up to the calls', async () => {
     const calls = 400_000;
     const out = await stormUnder('syscall::getppid:entry /execname == "aggstorm"/ { @c = count(); @s[execname] = sum(3); } ' +
@@ -76,6 +76,23 @@ describe.skipIf(skip)(`aggregations on the kernel${skip ? ` (skipped: ${skip})` 
     expect(lines, 'the ticks printed and cleared several times').toBeGreaterThan(3);
     expect(total(/^c (\d+)$/gm)).toBe(2 * calls);
     expect(total(/^s aggstorm (\d+)$/gm)).toBe(3 * 2 * calls);
+  });
+
+  test('counts stay exact across trunc() under a storm, over many keys', async () => {
+    const calls = 400_000;
+    const out = await stormUnder('syscall::getppid:entry /execname == "aggstorm"/ { @k[timestamp % 23] = count(); } ' +
+      'tick-40ms { printa("k %@d\\n", @k); trunc(@k); } END { printa("k %@d\\n", @k); }', calls);
+    const counts = [...out.matchAll(/^k (\d+)$/gm)].map((m) => Number(m[1]));
+    expect(counts.length, 'the ticks printed and truncated several times').toBeGreaterThan(23 * 3);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(2 * calls);
+  });
+
+  test('printa() right after trunc(@, 3) shows the three it kept, under a storm', async () => {
+    const out = await stormUnder('syscall::getppid:entry /execname == "aggstorm"/ { @k[timestamp % 23] = count(); } ' +
+      'tick-40ms { trunc(@k, 3); printa("k %d %@d\\n", @k); printf("tick\\n"); }', 400_000);
+    const ticks = out.split(/^tick$/m).slice(0, -1).map((t) => [...t.matchAll(/^k \d+ \d+$/gm)].length);
+    expect(ticks.filter((n) => n === 3).length, 'ticks that printed a full three rows').toBeGreaterThan(3);
+    expect(ticks.filter((n) => n > 3)).toEqual([]);
   });
 
   test('quantize() picks the bucket DTrace picks for every power-of-two edge', () => {

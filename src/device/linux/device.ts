@@ -569,10 +569,8 @@ export class LinuxDevice implements Device {
         ? { id: Number(key.readBigUInt64LE(map.keySize)), key: key.subarray(0, map.keySize), perCpu: split(v) }
         : { id: desc.id, key, perCpu: split(v) };
       const present = new Set<string>();
-      let key: Buffer | null = null;
-      const next = Buffer.alloc(map.keySize + (map.shared ? 8 : 0));
-      while (native.mapNextKey(map.fd, key, next)) {
-        key = Buffer.from(next);
+      // Keys first: deleting the key a walk stands on would restart the walk at the first key.
+      for (const key of this.aggregationKeys(map)) {
         if (!native.mapLookup(map.fd, key, value)) continue;
         this.aggOffsets.apply(map.fd, key, value, map.action);
         const seen = this.aggOffsets.visibility(map.fd, key, value);
@@ -672,11 +670,15 @@ export class LinuxDevice implements Device {
       if (offsettable(map.action)) return this.clearAggregation(id, read);
       return this.resetAggregation(id, map);
     }
-    // Deleted, with any offset clear() left: what probes add between the read and the delete is
-    // lost. (Keeping the entry hidden and carrying over what raced the delete -- AggOffsets.hide()
-    // -- printed a wrapped negative count in one storm run of five: not used until it is exact.)
+    // Offset to zero and hidden, deleted once idle (agg-carry.ts): a delete now would lose what
+    // probes add between the consumer's read and the delete. min() and max() are deleted.
     for (const e of read) {
+      if (e.id !== id) continue;
       const key = this.fullAggKey(map, id, e.key);
+      if (offsettable(map.action)) {
+        this.aggOffsets.hide(map.fd, key, this.joinPerCpu(map, e.perCpu), map.action);
+        continue;
+      }
       this.aggOffsets.forget(map.fd, key);
       native.mapDelete(map.fd, key);
     }
