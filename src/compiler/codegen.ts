@@ -565,6 +565,8 @@ export class DifoGen {
     if (!g) {
       const c = T.namedConstant(this, e);
       if (c) return c;
+      // args is an array: bare, it is refused as DTrace refuses any array read as a scalar.
+      if (e.name === 'args') throw err('D_IDENT_BADREF', `associative array 'args' may not be referenced as scalar`, e);
       // A D built-in this system does not provide (ipl, pset): say so.
       if (BUILTIN_IDENTS.has(e.name))
         throw err('D_IDENT_UNDEF', `failed to resolve ${e.name}: built-in variable not supported on this system${UNSUPPORTED_WHY[e.name] ?? ''}`, e);

@@ -25,6 +25,7 @@ import { emitGuard, emitTracepointArg, guardsOf } from './tracepoint-args.js';
 import { type AggregationMap, type EcbPlan, type MemLayout, ProbeTranslator, type TranslateEnv, TranslateError, roundUp } from './translate.js';
 import { taskFields, taskOffsets } from './kernel-types.js';
 import { aggInitialValue, aggIsKeyed } from './aggregate.js';
+import { NO_KERNEL_STACK } from './stack.js';
 import { AggOffsets, offsettable } from './agg-carry.js';
 import { UprobeSharing, type UprobeGroup } from './uprobe-share.js';
 import { attachUprobeMulti, attachUprobeMultiSkipping, BPF_TRACE_UPROBE_MULTI, emitPidFilter, emitUserArg, isUserArg, loadNopProgram, uprobeEvents, uprobeFailure, uprobeMultiSupported } from './uprobe.js';
@@ -954,8 +955,9 @@ function probeEnv(probe: Probe, probeStrings: ProbeStrings): Omit<Pick<Translate
     errno: probe.errno,
     contextTask: probe.attach.kind === 'rawTracepoint' && probe.attach.taskArg !== undefined
       ? { arg: probe.attach.taskArg, fields: taskFields() } : undefined,
-    // A raw tracepoint program runs from bpf_trace_runN, called by the traced function.
-    kernelStackSkip: probe.attach.kind === 'rawTracepoint' ? 2 : 0,
+    // A raw tracepoint program runs from bpf_trace_runN, called by the traced function. BEGIN,
+    // END and ERROR have no kernel code path of their own: DTrace shows no stack (NO_KERNEL_STACK).
+    kernelStackSkip: probe.attach.kind === 'rawTracepoint' ? 2 : probe.attach.kind === 'dtrace' ? NO_KERNEL_STACK : 0,
     ctxRegs: probe.attach.kind === 'profile',
   };
 }

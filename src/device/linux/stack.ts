@@ -88,7 +88,8 @@ export function emitStackRecord(a: BpfAsm, kind: number, arg: bigint, off: numbe
   switch (kind) {
     case D.DTRACEACT_STACK: {
       const n = Number(arg);
-      if (n > 0) getStack(a, off, 8 * n, kernelSkip & BPF_F_SKIP_FIELD_MASK);
+      if (n > 0 && kernelSkip === NO_KERNEL_STACK) a.zero(R8, off, 8 * n);
+      else if (n > 0) getStack(a, off, 8 * n, kernelSkip & BPF_F_SKIP_FIELD_MASK);
       return;
     }
     case D.DTRACEACT_USTACK:
@@ -115,6 +116,9 @@ export function emitStackRecord(a: BpfAsm, kind: number, arg: bigint, off: numbe
   }
 }
 
+/** `kernelSkip` of a probe with no kernel stack (BEGIN, END, ERROR): stack() is empty, caller 0. */
+export const NO_KERNEL_STACK = -1;
+
 /** Frames stackdepth and ustackdepth count at most: the kernel's default perf_event_max_stack. */
 export const STACK_DEPTH_FRAMES = 127;
 
@@ -126,6 +130,7 @@ export const STACK_DEPTH_FRAMES = 127;
  */
 export function emitStackBuiltin(a: BpfAsm, id: number, off: number, kernelSkip = 0): void {
   const user = id === D.DIF_VAR_UCALLER || id === D.DIF_VAR_USTACKDEPTH;
+  if (!user && kernelSkip === NO_KERNEL_STACK) return a.movImm(R0, 0);
   const flags = user ? BPF_F_USER_STACK : kernelSkip & BPF_F_SKIP_FIELD_MASK;
   if (id === D.DIF_VAR_CALLER || id === D.DIF_VAR_UCALLER) {
     // bpf_get_stack zeroes what it does not fill, and all of it when it fails.
