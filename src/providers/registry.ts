@@ -22,6 +22,7 @@ import { IpProvider } from './ip.js';
 import { TcpProvider } from './tcp.js';
 import { UdpProvider } from './udp.js';
 import { LockstatProvider } from './lockstat.js';
+import { RawtpProvider } from './rawtp.js';
 
 /** A provider whose probes could not be listed, and why (e.g. tracefs could not be mounted). */
 export interface ProviderProblem {
@@ -32,7 +33,7 @@ export interface ProviderProblem {
 export function defaultProviders(): Provider[] {
   const others = [new DtraceProvider(), new ProfileProvider(), new SyscallProvider(), new PidProvider(),
     new SdtProvider(), new ProcProvider(), new SchedProvider(), new IoProvider(), new FbtProvider(), new CpcProvider(),
-    new IpProvider(), new TcpProvider(), new UdpProvider(), new LockstatProvider()];
+    new IpProvider(), new TcpProvider(), new UdpProvider(), new LockstatProvider(), new RawtpProvider()];
   const usdt = new UsdtProvider(new Set(others.map((p) => p.name)));
   return [...others.slice(0, 4), usdt, ...others.slice(4)];
 }

@@ -33,14 +33,18 @@ export class SdtProvider implements Provider {
 
   list(): Probe[] {
     const root = this.root ?? tracefsRoot();
-    const dynamic = dynamicEvents(root);
-    const events = availableEvents(root)
-      .filter(([group, event]) => !SKIPPED_GROUPS.has(group) && !dynamic.has(`${group}/${event}`))
-      .sort(([g1, e1], [g2, e2]) => (g1 === g2 ? compare(e1, e2) : compare(g1, g2)));
-    return events.map(([group, event]) => new TracepointProbe(
+    return kernelTracepoints(root).map(([group, event]) => new TracepointProbe(
       'sdt', group, '', event, { kind: 'tracepoint', group, event }, recordArgs, root,
     ));
   }
+}
+
+/** The kernel's own tracepoints as [group, event], sorted: what sdt and rawtp offer. */
+export function kernelTracepoints(root: string): [string, string][] {
+  const dynamic = dynamicEvents(root);
+  return availableEvents(root)
+    .filter(([group, event]) => !SKIPPED_GROUPS.has(group) && !dynamic.has(`${group}/${event}`))
+    .sort(([g1, e1], [g2, e2]) => (g1 === g2 ? compare(e1, e2) : compare(g1, g2)));
 }
 
 function compare(a: string, b: string): number {

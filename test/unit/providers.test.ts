@@ -248,7 +248,7 @@ describe('probe registry', () => {
     const r = new ProbeRegistry(providers);
     expect(r.match(spec(':::BEGIN')).map((p) => `${p.provider}:::${p.name}`)).toEqual(['dtrace:::BEGIN']);
     for (const name of ['sdt', 'proc', 'sched', 'io', 'fbt']) expect(listedBy.has(name), name).toBe(false);
-    expect(r.match(spec(':::sched_switch')).map((p) => `${p.provider}:${p.module}::${p.name}`)).toEqual(['sdt:sched::sched_switch']);
+    expect(r.match(spec(':::sched_switch')).map((p) => `${p.provider}:${p.module}::${p.name}`)).toEqual(['sdt:sched::sched_switch', 'rawtp:sched::sched_switch']);
     expect(listedBy.has('sdt')).toBe(true);
   });
 
