@@ -91,6 +91,8 @@ export function formatTraceValue(v: Value, opts: TraceOptions = {}): string {
       return ' ' + pad(n.toString(), width);
     }
     case 'string':
+      // An empty string prints as one in DTrace for Linux (dt_print_bytes alone would dump it).
+      if (v.value === '' && !opts.rawbytes) return quiet ? '' : '  ' + pad('', -33);
       return formatBytes(stringRecord(v.value, opts.strsize), -33, quiet, opts.rawbytes ?? false);
     case 'bytes':
       return formatBytes(v.value, -33, quiet, opts.rawbytes ?? false);
