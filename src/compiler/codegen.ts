@@ -24,7 +24,7 @@ import { type ArgType, resolveSignedness, validateFormat } from '../abi/printf-f
 import { callSubroutine } from './subroutines.js';
 import { BUILTIN_IDENTS, TypeScope } from './ctypes.js';
 import * as T from './typed-expr.js';
-import { Variables, emptyString } from './variables.js';
+import { Variables } from './variables.js';
 import { AggregationCodegen, constValue } from './aggregations.js';
 import { destructiveAction } from './destructive.js';
 import { isStackCall, stackAction } from './stacks.js';
@@ -608,9 +608,11 @@ export class DifoGen {
     this.cg.vars.checkScalarName(t.name, t);
     let g = this.cg.global(t.name);
     if (e.op === '=') {
-      // NULL or 0 given to a string global, which DTrace accepts: the empty string here (DTrace
-      // keeps the null pointer, which faults when read).
-      v = this.expr(g?.type.kind === 'string' && T.isNullConstant(e.value) ? emptyString(e.value) : e.value);
+      // NULL or 0 given to a string global, which DTrace accepts: a null string pointer, equal to
+      // NULL and faulting when read, as in DTrace.
+      const nullString = g?.type.kind === 'string' && T.isNullConstant(e.value);
+      v = this.expr(e.value);
+      if (nullString) v = { reg: v.reg, type: g!.type };
       if (v.type.kind === 'void') throw err('D_OP_INCOMPAT', `operands have incompatible types: "${g ? typeName(g.type) : 'void'}" = "void"`, e);
       if (v.type === TRANSLATED_TYPE) throw err('D_UNKNOWN', 'internal error -- no support for translated types yet', e);
       if (isDynamicType(v.type))

@@ -105,12 +105,10 @@ export class Variables {
         this.emitStore(g, target, v, val.reg);
         return { reg: val.reg, type: v.type };
       } else if (v.scope === 'local' && nullToString(v.type, e.value)) {
-        // NULL or 0 given to a clause-local string, which DTrace accepts: the empty string here
-        // (DTrace keeps the null pointer, which faults when read).
-        g.release(val.reg);
-        const empty = g.expr(emptyString(e.value));
-        this.emitStore(g, target, v, empty.reg);
-        return { reg: empty.reg, type: v.type };
+        // NULL or 0 given to a clause-local string, which DTrace accepts: a null string pointer,
+        // equal to NULL and faulting when read, as in DTrace.
+        this.emitStore(g, target, v, val.reg);
+        return { reg: val.reg, type: v.type };
       } else if (((v.type.kind === 'string') !== (val.type.kind === 'string') && !(v.scope !== 'local' && nullToString(v.type, e.value))) ||
         ((byRef(v.type) || byRef(val.type)) && !sameType(v.type, val.type)))
         throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(v.type)}" = "${typeName(val.type)}"`, e);
@@ -331,10 +329,6 @@ export function isVariableDeclaration(d: A.Declaration): boolean {
  * string variable. (Clause-local and global strings, which it would not free, keep refusing it.)
  */
 /** "" where a NULL was written. */
-export function emptyString(at: A.Position): A.StringLiteral {
-  return { kind: 'StringLiteral', line: at.line, column: at.column, file: at.file, value: '', bytes: new Uint8Array(0) };
-}
-
 function nullToString(t: DType, value: A.Expression): boolean {
   return t.kind === 'string' && isNullConstant(value);
 }

@@ -28,7 +28,7 @@ import { type SlotPlan, slotPlan } from './tstrings.js';
 import { disassemble } from './bpf-disasm.js';
 import { optimize } from './peephole.js';
 import { allocateRegisters, fusedComparisons } from './regalloc.js';
-import { type VariableEnv, isVariableOp, translateVariable, writableLocals } from './variables.js';
+import { type VariableEnv, isVariableOp, loadStringSlot, storeStringSlot, translateVariable, writableLocals } from './variables.js';
 import { isAggIncrement, translateAggregation } from './aggregate.js';
 import { type SpeculationEnv, emitMarkers, emitSpeculativeAction, emitSuppressionCheck } from './speculation.js';
 import { STACK_DEPTH_FRAMES, emitStackBuiltin, emitStackRecord, isStackAction } from './stack.js';
@@ -941,6 +941,7 @@ export class ProbeTranslator {
       if (g.string || g.byRef) {
         a.ldx(8, R0, R8, mem.globalsBase);
         a.aluImm(ALU.ADD, R0, g.offset);
+        if (g.string) loadStringSlot(a, () => (a.ldMapValue(R1, env.globalsFd, g.offset + g.size - 1), a.ldx(1, R1, R1, 0)));
       } else {
         a.ldMapValue(R1, env.globalsFd, g.offset);
         a.ldx(g.size as Size, R0, R1, 0);
@@ -1111,8 +1112,7 @@ export class ProbeTranslator {
     if (g.string) {
       get(R3, rs);
       a.ldMapValue(R1, env.globalsFd, g.offset);
-      a.movImm(R2, g.size);
-      a.call(HELPER.probe_read_kernel_str);
+      storeStringSlot(a, g.size);
       return;
     }
     if (g.byRef) {

@@ -193,6 +193,7 @@ function clauseLocal(t: ProbeTranslator, env: VariableEnv, store: boolean, id: n
   if (!store) {
     if (local.string || local.size > 0) a.ldx(8, R0, R8, mem.self), a.aluImm(ALU.ADD, R0, off);
     else a.ldx(8, R0, R8, off);
+    if (local.string) loadStringSlot(a, () => a.ldx(1, R1, R8, off + env.plan.strsize - 1));
     t.putReg(R0, reg);
   } else if (local.string) {
     t.getReg(R3, reg);
@@ -207,8 +208,39 @@ function clauseLocal(t: ProbeTranslator, env: VariableEnv, store: boolean, id: n
 
 /** Copy the string at kernel address R3 into mem at `off` (strsize bytes; "" when unreadable). */
 function copyString(a: BpfAsm, off: number, strsize: number): void {
-  a.mov(R1, R8), a.aluImm(ALU.ADD, R1, off), a.movImm(R2, strsize);
+  a.mov(R1, R8), a.aluImm(ALU.ADD, R1, off);
+  storeStringSlot(a, strsize);
+}
+
+/**
+ * A string variable's slot of `size` bytes at R1 takes the string at R3, or NULL: DTrace keeps a
+ * null string pointer (strchr() finding nothing, `s = NULL`), which compares equal to NULL and
+ * faults when read. A copied string always ends in NUL within the slot, so a non-zero last byte
+ * marks the null pointer (loadStringSlot).
+ */
+export function storeStringSlot(a: BpfAsm, size: number): void {
+  const copy = a.label('str.copy'), done = a.label('str.stored');
+  a.jmpImm(JMP.JNE, R3, 0, copy);
+  a.st(1, R1, 0, 0);
+  a.st(1, R1, size - 1, 1);
+  a.ja(done);
+  a.place(copy);
+  a.st(1, R1, size - 1, 0);
+  a.movImm(R2, size);
   a.call(HELPER.probe_read_kernel_str);
+  a.place(done);
+}
+
+/**
+ * R0, the address of a string variable's slot, becomes 0 when the slot holds NULL; `readMark`
+ * loads the slot's last byte into R1 (through a pointer the verifier knows: R0 is a plain number).
+ */
+export function loadStringSlot(a: BpfAsm, readMark: () => void): void {
+  const done = a.label('str.loaded');
+  readMark();
+  a.jmpImm(JMP.JEQ, R1, 0, done);
+  a.movImm(R0, 0);
+  a.place(done);
 }
 
 /**
