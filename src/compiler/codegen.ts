@@ -80,6 +80,8 @@ export class CodeGenerator {
   private clauses = 0;
   /** The probes the clause being compiled enables, for args[] (set by the compile driver). */
   clauseProbes?: ClauseProbes[];
+  /** Load the D library if these types of a probe's args[] need it (set by the compile driver). */
+  libraryFor?: (types: string[]) => void;
 
   /** Types, typedefs, enumerators and inlines of the program (ctypes.ts). */
   readonly types: TypeScope;

@@ -70,6 +70,9 @@ function argOf(g: DifoGen, e: A.Index): { index: bigint; type: string | undefine
     type = t;
     native = args[Number(index)].native;
   }
+  // A provider's translated or library-typed args[] need the D library even when the program
+  // never names its types.
+  if (type !== undefined) g.cg.libraryFor?.(native === undefined ? [type] : [type, native]);
   return { index, type, native };
 }
 
