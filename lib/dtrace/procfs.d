@@ -10,8 +10,8 @@
  *
  * The argument and environment areas are the process's user memory, which a probe can read only
  * in that address space: pr_psargs, pr_argc and pr_envp are read when the task shares the
- * current thread's mm (its own thread, or a child fork() has just copied), and are the command
- * name, 0 and 0 otherwise. At exec the initial stack holds argc at mm->start_stack, then argv[],
+ * current thread's mm (its own thread, or a child fork() has just copied); otherwise they are
+ * "<unknown>" (as DTrace for Linux has it; a kernel thread's is its name), 0 and 0. At exec the initial stack holds argc at mm->start_stack, then argv[],
  * a NULL, then envp[].
  */
 
@@ -134,8 +134,8 @@ translator psinfo_t < struct task_struct *T > {
 	pr_addr = (uintptr_t)T;
 	pr_ttydev = T->signal->tty ? T->signal->tty : (struct tty_struct *)-1;
 	pr_fname = T->comm;
-	pr_psargs = T->mm == NULL || T->mm != curthread->mm ||
-	    T->mm->arg_end <= T->mm->arg_start ? stringof(T->comm) :
+	pr_psargs = T->mm != NULL && T->mm != curthread->mm ? "<unknown>" :
+	    T->mm == NULL || T->mm->arg_end <= T->mm->arg_start ? stringof(T->comm) :
 	    memstr((void *)copyin(T->mm->arg_start, (T->mm->arg_end - T->mm->arg_start > 80 ? 80 :
 	    T->mm->arg_end - T->mm->arg_start)), ' ',
 	    (T->mm->arg_end - T->mm->arg_start > 80 ? 80 :

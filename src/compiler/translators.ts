@@ -250,6 +250,9 @@ function substitute(node: unknown, by: ReadonlyMap<string, A.Expression>): unkno
 /** The member's value converted to the member's type, as an assignment to it would be. */
 function convert(g: DifoGen, v: Val, to: DType, at: A.Expression): Val {
   if (to.kind === 'int' && v.type.kind === 'int') narrow(g, v.reg, to, at);
+  // A string given to a char array member (pr_psargs = "<unknown>") stays a string: what follows
+  // its NUL is not the member's, and read as char[N] it would show whatever lies beyond.
+  if (to.kind === 'array' && v.type.kind === 'string') return v;
   return { reg: v.reg, type: to };
 }
 
