@@ -137,6 +137,10 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
           const matches = probes.map((p) => opts.registry.match(p));
           const why = probes.map((p) => providerProblems(p, opts.registry));
           for (const [i, p] of probes.entries()) {
+            // A pid description that names nothing because it is malformed (D_PROC_NAME, ...) is
+            // an error even under -Z, as in DTrace.
+            const refused = matches[i].length === 0 ? opts.registry.refusalFor(p) : undefined;
+            if (refused) throw new DtraceError(refused.tag, refused.message, { line: item.probes[i].line });
             if (!opts.zdefs && matches[i].length === 0) {
               throw new DtraceError('D_PDESC_ZERO', `probe description ${describe(p)} does not match any probes${why[i]}${syscallAlias(p, opts.registry)}`,
                 { line: item.probes[i].line });
