@@ -823,7 +823,9 @@ function describeNode(e: A.Expression): string {
  * no line to name (-n): "in action list: ...". Those its parser finds (constant division by
  * zero, type names) name none.
  */
-const PARSE_TIME = new Set(['D_DIV_ZERO', 'D_UNKNOWN']);
+// Also the checks libdtrace makes as it builds an action (dt_action_trace, dt_printf's argument
+// check), after the clause's actions were cooked: their messages name no region either.
+const PARSE_TIME = new Set(['D_DIV_ZERO', 'D_UNKNOWN', 'D_TRACE_VOID', 'D_TRACE_DYN', 'D_PRINTF_ARG_TYPE']);
 function inRegion<T>(region: string, f: () => T): T {
   try {
     return f();
