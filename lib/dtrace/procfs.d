@@ -3,12 +3,15 @@
  * know), translated from the kernel's struct task_struct, and curpsinfo / curlwpsinfo.
  *
  * Members this kernel cannot provide from the task alone (pr_size, pr_rssize, pr_pctcpu,
- * pr_pctmem, the times) have no translation: using one is D_XLATE_NOCONV.
+ * pr_pctmem, a process's pr_time and pr_ctime) have no translation: using one is D_XLATE_NOCONV.
+ * The timestruc_t members are translated field by field: pr_start is the start of the process
+ * (its thread, in lwpsinfo_t) on the wall clock, task start_time being on timestamp's clock;
+ * lwpsinfo_t's pr_time is the thread's time on CPU.
  *
  * The argument and environment areas are the process's user memory, which a probe can read only
  * in that address space: pr_psargs, pr_argc and pr_envp are read when the task shares the
- * current thread's mm (its own thread, or a child fork() has just copied), and are the command
- * name, 0 and 0 otherwise. At exec the initial stack holds argc at mm->start_stack, then argv[],
+ * current thread's mm (its own thread, or a child fork() has just copied); otherwise they are
+ * "<unknown>" (as DTrace for Linux has it; a kernel thread's is its name), 0 and 0. At exec the initial stack holds argc at mm->start_stack, then argv[],
  * a NULL, then envp[].
  */
 
@@ -131,8 +134,8 @@ translator psinfo_t < struct task_struct *T > {
 	pr_addr = (uintptr_t)T;
 	pr_ttydev = T->signal->tty ? T->signal->tty : (struct tty_struct *)-1;
 	pr_fname = T->comm;
-	pr_psargs = T->mm == NULL || T->mm != curthread->mm ||
-	    T->mm->arg_end <= T->mm->arg_start ? stringof(T->comm) :
+	pr_psargs = T->mm != NULL && T->mm != curthread->mm ? "<unknown>" :
+	    T->mm == NULL || T->mm->arg_end <= T->mm->arg_start ? stringof(T->comm) :
 	    memstr((void *)copyin(T->mm->arg_start, (T->mm->arg_end - T->mm->arg_start > 80 ? 80 :
 	    T->mm->arg_end - T->mm->arg_start)), ' ',
 	    (T->mm->arg_end - T->mm->arg_start > 80 ? 80 :
@@ -143,6 +146,8 @@ translator psinfo_t < struct task_struct *T > {
 	pr_argv = T->mm == NULL ? 0 : T->mm->start_stack + sizeof (uintptr_t);
 	pr_envp = T->mm == NULL || T->mm != curthread->mm ? 0 : T->mm->start_stack +
 	    sizeof (uintptr_t) * (*(long *)copyin(T->mm->start_stack, sizeof (long)) + 2);
+	pr_start.tv_sec = (walltimestamp - timestamp + T->group_leader->start_time) / 1000000000;
+	pr_start.tv_nsec = (walltimestamp - timestamp + T->group_leader->start_time) % 1000000000;
 	pr_dmodel = PR_MODEL_LP64;
 	pr_taskid = 0;
 	pr_projid = 0;
@@ -169,6 +174,10 @@ translator lwpsinfo_t < struct task_struct *T > {
 	pr_pri = T->prio;
 	pr_name = T->comm;
 	pr_onpro = T->thread_info.cpu;
+	pr_start.tv_sec = (walltimestamp - timestamp + T->start_time) / 1000000000;
+	pr_start.tv_nsec = (walltimestamp - timestamp + T->start_time) % 1000000000;
+	pr_time.tv_sec = T->se.sum_exec_runtime / 1000000000;
+	pr_time.tv_nsec = T->se.sum_exec_runtime % 1000000000;
 };
 
 inline psinfo_t *curpsinfo = xlate <psinfo_t *> (curthread);

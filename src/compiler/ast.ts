@@ -498,6 +498,7 @@ export interface TranslatorDefinition extends Position {
 
 export interface TranslatorMember extends Position {
   kind: 'TranslatorMember';
+  /** The member, or `member.field` for a field of a struct-valued member. */
   name: string;
   value: Expression;
 }

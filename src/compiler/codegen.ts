@@ -80,6 +80,8 @@ export class CodeGenerator {
   private clauses = 0;
   /** The probes the clause being compiled enables, for args[] (set by the compile driver). */
   clauseProbes?: ClauseProbes[];
+  /** Load the D library if these types of a probe's args[] need it (set by the compile driver). */
+  libraryFor?: (types: string[]) => void;
 
   /** Types, typedefs, enumerators and inlines of the program (ctypes.ts). */
   readonly types: TypeScope;
@@ -825,7 +827,9 @@ function describeNode(e: A.Expression): string {
  * no line to name (-n): "in action list: ...". Those its parser finds (constant division by
  * zero, type names) name none.
  */
-const PARSE_TIME = new Set(['D_DIV_ZERO', 'D_UNKNOWN']);
+// Also the checks libdtrace makes as it builds an action (dt_action_trace, dt_printf's argument
+// check), after the clause's actions were cooked: their messages name no region either.
+const PARSE_TIME = new Set(['D_DIV_ZERO', 'D_UNKNOWN', 'D_TRACE_VOID', 'D_TRACE_DYN', 'D_PRINTF_ARG_TYPE']);
 function inRegion<T>(region: string, f: () => T): T {
   try {
     return f();

@@ -11,7 +11,7 @@ import { CodeGenerator } from './codegen.js';
 import { checkInline } from './typed-expr.js';
 import { isVariableDeclaration } from './variables.js';
 import { DtraceError } from './errors.js';
-import { DEFAULT_LIBRARY_DIR, libraryFiles, libraryNeeded, loadLibrary } from './library.js';
+import { DEFAULT_LIBRARY_DIR, libraryFiles, libraryWords, loadLibrary, namesLibrary } from './library.js';
 import { KEYWORDS } from './lexer.js';
 import { DIF_VAR_BY_NAME } from '../dif/constants.js';
 import { ACTION_PROTOTYPES, SUBROUTINE_BY_NAME } from '../dif/subroutines.js';
@@ -80,22 +80,35 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
   const cg = new CodeGenerator(cgOpts);
   const ecbsOf: number[][] = [];
   // -L libraries are always loaded (their errors are the user's to see); the system library
-  // (-x syslibdir, else the package's own) only when the program may name what it declares, and
-  // none at all under -x nolibs.
+  // (-x syslibdir, else the package's own) only when the program may name what it declares, or
+  // when a clause's args[] are of its types (io:::start's bufinfo_t *, loaded as args[] is
+  // compiled), and none at all under -x nolibs.
   const systemDir = opts.options.get('syslibdir') ?? DEFAULT_LIBRARY_DIR;
   const libs = isSet(opts.options, 'nolibs') ? [] : libraryFiles([systemDir, ...(opts.libraryDirs ?? [])]);
   const keywords = new Set(KEYWORDS);
   // curcpu is built in, but its type, cpuinfo_t, is the library's: naming it needs the library.
   const known = (w: string) => w !== 'curcpu' && (keywords.has(w) || DIF_VAR_BY_NAME.has(w) || cg.types.isDTypeName(w));
-  const programTexts = [...sources.map((s) => s.text), ...opts.macroArgs];
-  const useLibrary = (opts.libraryDirs ?? []).length > 0 || libraryNeeded(libs, programTexts, known);
-  for (const lib of useLibrary ? libs : []) {
-    try {
-      loadLibrary(cg, lib);
-    } catch (e) {
-      if (e instanceof DtraceError) throw new SourceError(e, { kind: 's', text: lib.text, name: lib.name });
-      throw e;
+  let declared: Set<string> | undefined;
+  const libraryNamed = (texts: string[]) => namesLibrary(declared ??= libraryWords(libs, known), texts);
+  let libraryLoaded = false;
+  const loadLibraries = () => {
+    libraryLoaded = true;
+    cg.libraryFor = undefined;
+    for (const lib of libs) {
+      try {
+        loadLibrary(cg, lib);
+      } catch (e) {
+        if (e instanceof DtraceError) throw new SourceError(e, { kind: 's', text: lib.text, name: lib.name });
+        throw e;
+      }
     }
+  };
+  const programTexts = [...sources.map((s) => s.text), ...opts.macroArgs];
+  if (libs.length > 0) {
+    cg.libraryFor = (types) => {
+      if (!libraryLoaded && libraryNamed(types)) loadLibraries();
+    };
+    if ((opts.libraryDirs ?? []).length > 0 || libraryNamed(programTexts)) loadLibraries();
   }
   const attributes: ProgramAttributes[] = [];
   const statementsOf: { p: ProbeDescription; desc: Attribute; args: Attribute }[][] = [];
@@ -124,6 +137,10 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
           const matches = probes.map((p) => opts.registry.match(p));
           const why = probes.map((p) => providerProblems(p, opts.registry));
           for (const [i, p] of probes.entries()) {
+            // A pid description that names nothing because it is malformed (D_PROC_NAME, ...) is
+            // an error even under -Z, as in DTrace.
+            const refused = matches[i].length === 0 ? opts.registry.refusalFor(p) : undefined;
+            if (refused) throw new DtraceError(refused.tag, refused.message, { line: item.probes[i].line });
             if (!opts.zdefs && matches[i].length === 0) {
               throw new DtraceError('D_PDESC_ZERO', `probe description ${describe(p)} does not match any probes${why[i]}${syscallAlias(p, opts.registry)}`,
                 { line: item.probes[i].line });

@@ -2,7 +2,8 @@
 // from lib/dtrace/ of this package and from each `-L dir` (in that order, files by name), as
 // libdtrace loads its library directories before compiling a program. Library translators and
 // inlines are checked when a program first uses them, and the package's own library is not even
-// parsed for a program that cannot name anything it declares (`libraryNeeded`).
+// parsed for a program that cannot name anything it declares, nor enables a probe whose args[]
+// are of its types (`libraryWords`).
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -43,23 +44,35 @@ export function libraryFiles(dirs: string[]): LibraryFile[] {
   return files;
 }
 
-/** The words (identifier-like tokens) of D text, comments left out. */
-function wordsOf(text: string): Set<string> {
-  const code = text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, ' ');
-  return new Set(code.match(/(?<![0-9A-Za-z_])[A-Za-z_][0-9A-Za-z_]*/g) ?? []);
+/**
+ * The words (identifier-like tokens) of D text: comments, string and character constants left
+ * out, since neither can name a declaration (and a "/*" inside a string starts no comment).
+ */
+export function wordsOf(text: string): Set<string> {
+  const words = new Set<string>();
+  const token = /\/\*(?:[^*]|\*(?!\/))*(?:\*\/)?|\/\/[^\n]*|"(?:[^"\\\n]|\\[\s\S])*(?:"|$)|'(?:[^'\\\n]|\\[\s\S])*(?:'|$)|[0-9][0-9A-Za-z_.]*|[A-Za-z_][0-9A-Za-z_]*/gm;
+  for (const m of text.matchAll(token)) {
+    const c = m[0].charCodeAt(0);
+    if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95) words.add(m[0]);
+  }
+  return words;
 }
 
 /**
- * Whether a program may use what the library files declare. Every name a library declares is one
- * of its words that a program does not have without it (`known`: keywords, built-in variables,
- * D's own types), so a program whose sources hold none of those words cannot use the library, and
- * its parse -- a good part of a one-liner's start-up -- is skipped. Erring on the side of loading
- * costs only time.
+ * The names the library files may give a program: every word of theirs that a program does not
+ * have without them (`known`: keywords, built-in variables, D's own types). A program none of
+ * whose words is one of these cannot use the library, and its parse -- a good part of a
+ * one-liner's start-up -- is skipped. Erring on the side of loading costs only time.
  */
-export function libraryNeeded(files: LibraryFile[], programTexts: string[], known: (word: string) => boolean): boolean {
+export function libraryWords(files: LibraryFile[], known: (word: string) => boolean): Set<string> {
   const declared = new Set<string>();
   for (const f of files) for (const w of wordsOf(f.text)) if (!known(w)) declared.add(w);
-  return programTexts.some((t) => [...wordsOf(t)].some((w) => declared.has(w)));
+  return declared;
+}
+
+/** Whether any of these texts (program sources, or a probe's argument types) names a library word. */
+export function namesLibrary(declared: Set<string>, texts: string[]): boolean {
+  return texts.some((t) => [...wordsOf(t)].some((w) => declared.has(w)));
 }
 
 /** Compile one library file into the program's scope: its types, inlines and translators. */

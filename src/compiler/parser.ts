@@ -1177,10 +1177,16 @@ class DParser extends EmbeddedActionsParser {
     const members: A.TranslatorMember[] = [];
     this.MANY(() => {
       const name = this.CONSUME2(L.Identifier);
+      // `m.field = e;`: a member of a struct-valued member (a library extension, see translators.ts).
+      const path: string[] = [];
+      this.MANY2(() => {
+        this.CONSUME(L.Dot);
+        path.push(this.CONSUME3(L.Identifier).image);
+      });
       this.CONSUME(L.Assign);
       const value = this.SUBRULE(this.assignment);
       this.CONSUME(L.Semi);
-      this.ACTION(() => members.push({ kind: 'TranslatorMember', ...pos(name), name: name.image, value }));
+      this.ACTION(() => members.push({ kind: 'TranslatorMember', ...pos(name), name: [name.image, ...path].join('.'), value }));
     });
     this.CONSUME(L.RBrace);
     const end = this.CONSUME(L.DeclEnd);

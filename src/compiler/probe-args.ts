@@ -11,7 +11,7 @@
 import type * as A from './ast.js';
 import { DifoGen, type Val, err } from './codegen.js';
 import { narrow } from './typed-expr.js';
-import { typeName } from './types.js';
+import { typeName, TRANSLATED_POINTER_TYPE, TRANSLATED_TYPE } from './types.js';
 import type { ProbeDescription } from '../dof/program.js';
 import type { Probe as ProviderProbe } from '../providers/provider.js';
 
@@ -70,6 +70,9 @@ function argOf(g: DifoGen, e: A.Index): { index: bigint; type: string | undefine
     type = t;
     native = args[Number(index)].native;
   }
+  // A provider's translated or library-typed args[] need the D library even when the program
+  // never names its types.
+  if (type !== undefined) g.cg.libraryFor?.(native === undefined ? [type] : [type, native]);
   return { index, type, native };
 }
 
@@ -77,9 +80,9 @@ export function argsElement(g: DifoGen, e: A.Index): Val {
   const { index, type, native } = argOf(g, e);
   const dtype = type === undefined ? undefined : g.cg.types.typeFromDeclaration(type);
   if (!dtype) throw err('D_ARGS_TYPE', `failed to resolve native type for args[${index}]`, e);
-  if (native !== undefined) {
-    throw err('D_UNSUPPORTED', `args[${index}] is translated to ${type}: it can only be used in a member reference (args[${index}]->member)`, e);
-  }
+  // A translated args[N] is translated data, which each use but a member reference refuses in
+  // its own words (trace( ) may not be applied to a dynamic expression, ...), as DTrace does.
+  if (native !== undefined) return { reg: 0, type: dtype.kind === 'pointer' ? TRANSLATED_POINTER_TYPE : TRANSLATED_TYPE };
   if (index > 9n) throw err('D_UNSUPPORTED', `args[${index}] is not supported: this device passes 10 arguments (args[0] to args[9])`, e);
   const v = g.expr({ kind: 'Identifier', line: e.line, column: e.column, file: e.file, name: `arg${index}` });
   if (dtype.kind === 'int') narrow(g, v.reg, dtype, e);

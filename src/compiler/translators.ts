@@ -6,6 +6,9 @@
 // type of the member in the output struct. Translators are looked up by output struct and by an
 // input type compatible with the operand (dt_xlator_lookup). A translator from the D library is
 // checked member by member when first used, so that the library costs nothing until then.
+// A library translator may define the fields of a struct-valued member one by one
+// (`pr_start.tv_sec = ...;`), which D has no struct value to assign at once; then
+// `xlate<T *>(e)->m.field` is that field's expression (the member as a whole has no value).
 // Messages are libdtrace's (dt_parser.c, dt_xlator.c).
 
 import type * as A from './ast.js';
@@ -41,6 +44,9 @@ export function defineTranslator(g: DifoGen, def: A.TranslatorDefinition, librar
   for (const m of def.members) members.set(m.name, m);
   const xl: Translator = { def, library, members, checked: new Set() };
   if (!library) {
+    // Field-by-field members are the library's own; D's grammar has no such member.
+    const dotted = def.members.find((m) => m.name.includes('.'));
+    if (dotted) throw err('D_SYNTAX', 'syntax error near "."', dotted);
     resolveTypes(g, xl);
     // The D library's translators count too (dt_xlator_lookup sees them all).
     const dup = translators(g).list.find((o) => resolvedQuietly(g, o) && o.output!.def === xl.output!.def && sameType(o.input!, xl.input!));
@@ -80,7 +86,7 @@ function resolveTypes(g: DifoGen, xl: Translator): void {
 function checkMember(g: DifoGen, xl: Translator, m: A.TranslatorMember): void {
   if (xl.checked.has(m.name)) return;
   const out = xl.output!;
-  const info = g.cg.types.member(g.cg.types.complete(out.def)!, m.name);
+  const info = memberInfo(g, out, m.name);
   if (!info) throw err('D_XLATE_MEMB', `translator member ${m.name} is not a member of ${typeName(out)}`, xl.def.end);
   // The parameter stands for a value of the input type: `(IN)0`, or `*(IN *)0` for a struct
   // or union taken by value (which no cast of 0 gives). The code is only type-checked.
@@ -97,6 +103,18 @@ function checkMember(g: DifoGen, xl: Translator, m: A.TranslatorMember): void {
     throw err('D_XLATE_INCOMPAT', `translator member ${m.name} definition uses incompatible types: "${typeName(info.type)}" = "${typeName(v.type)}"`, xl.def.end);
   }
   xl.checked.add(m.name);
+}
+
+/** The member `name` (or `member.field`) of a struct type, with its type. */
+function memberInfo(g: DifoGen, out: DType & { kind: 'struct' }, name: string): { type: DType } | undefined {
+  let type: DType = out;
+  for (const part of name.split('.')) {
+    const def = type.kind === 'struct' ? g.cg.types.complete(type.def) : undefined;
+    const info = def ? g.cg.types.member(def, part) : undefined;
+    if (!info) return undefined;
+    type = info.type;
+  }
+  return { type };
 }
 
 /** The xlate expression an operand stands for: itself, or the value of an inline naming one. */
@@ -136,24 +154,41 @@ export function translatedMember(g: DifoGen, e: A.Member): Val | undefined {
   // `(*xlate<T *>(e)).m` is `xlate<T *>(e)->m`.
   if (!e.arrow && e.object.kind === 'Unary' && e.object.op === '*' && xlateOf(g, e.object.operand))
     return translatedMember(g, { ...e, object: e.object.operand, arrow: true });
+  // `xlate<T *>(e)->m.field`, of a member defined field by field; other `.field`s are of a
+  // member's value (the inner reference is compiled as the object, as usual).
+  if (!e.arrow && e.object.kind === 'Member') {
+    const outer = e.object;
+    const x = xlateOf(g, outer.object);
+    if (!x) return undefined;
+    const { xl, target } = lookup(g, x);
+    const m = xl.members.get(`${outer.member}.${e.member}`);
+    return m ? memberValue(g, xl, target, x, m, outer) : undefined;
+  }
   const x = xlateOf(g, e.object);
   if (!x) return undefined;
   const { xl, target } = lookup(g, x);
   const m = xl.members.get(e.member);
   if (!m) {
     const error = err('D_XLATE_NOCONV', `translator does not define conversion for member: ${e.member}`, e);
+    const fields = [...xl.members.keys()].filter((k) => k.startsWith(`${e.member}.`));
+    if (fields.length > 0) error.hint = `${typeName(xl.output!)} member ${e.member} is translated field by field: use ${fields.join(' or ')}`;
     // The D library leaves out what this kernel cannot give (see lib/dtrace/procfs.d, io.d).
-    if (xl.library) error.hint = `${typeName(xl.output!)} member ${e.member} is not provided on this system`;
+    else if (xl.library) error.hint = `${typeName(xl.output!)} member ${e.member} is not provided on this system`;
     throw error;
   }
-  if (e.arrow && target.kind !== 'pointer') throw err('D_OP_PTR', 'operator -> must be applied to a pointer', e);
-  if (!e.arrow && target.kind === 'pointer') {
-    throw err('D_OP_SOU', `operator . cannot be applied to type "${typeName(target)}"; must be applied to a struct or union`, e);
+  return memberValue(g, xl, target, x, m, e);
+}
+
+/** A translator member's (or field's) value, `ref` being the member reference of the xlate. */
+function memberValue(g: DifoGen, xl: Translator, target: DType, x: A.Xlate, m: A.TranslatorMember, ref: A.Member): Val {
+  if (ref.arrow && target.kind !== 'pointer') throw err('D_OP_PTR', 'operator -> must be applied to a pointer', ref);
+  if (!ref.arrow && target.kind === 'pointer') {
+    throw err('D_OP_SOU', `operator . cannot be applied to type "${typeName(target)}"; must be applied to a struct or union`, ref);
   }
   checkMember(g, xl, m);
-  const info = g.cg.types.member(g.cg.types.complete(xl.output!.def)!, m.name)!;
+  const info = memberInfo(g, xl.output!, m.name)!;
   const v = g.expr(inputBound(xl, m.value, x.operand));
-  return convert(g, v, info.type, e);
+  return convert(g, v, info.type, ref);
 }
 
 /**
@@ -215,6 +250,9 @@ function substitute(node: unknown, by: ReadonlyMap<string, A.Expression>): unkno
 /** The member's value converted to the member's type, as an assignment to it would be. */
 function convert(g: DifoGen, v: Val, to: DType, at: A.Expression): Val {
   if (to.kind === 'int' && v.type.kind === 'int') narrow(g, v.reg, to, at);
+  // A string given to a char array member (pr_psargs = "<unknown>") stays a string: what follows
+  // its NUL is not the member's, and read as char[N] it would show whatever lies beyond.
+  if (to.kind === 'array' && v.type.kind === 'string') return v;
   return { reg: v.reg, type: to };
 }
 

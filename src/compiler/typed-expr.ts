@@ -548,7 +548,9 @@ export function namedConstant(g: DifoGen, e: A.Identifier): Val | undefined {
     inlineDepth++;
     try {
       const v = g.expr(inl.value);
-      return { reg: v.reg, type: inl.type };
+      // An inline of an xlate (curpsinfo) is translated data, not a value of its declared type:
+      // each use but a member reference refuses it, as DTrace does.
+      return isDynamicType(v.type) ? v : { reg: v.reg, type: inl.type };
     } finally {
       inlineDepth--;
     }

@@ -5,7 +5,7 @@
 //   adaptive-spin   a mutex's optimistic spin (MUTEX|SPIN)        args: struct mutex *, uint64_t
 //   adaptive-block  a mutex's sleep (MUTEX)                       args: struct mutex *, uint64_t
 //   spin-spin       a spinlock's slow path (SPIN)                 args: spinlock_t *, uint64_t
-//   rw-spin         an rwlock's slow path (SPIN|READ, SPIN|WRITE) args: rwlock_t *, uint64_t, int
+//   rw-spin         an rwlock's slow path (SPIN|READ, SPIN|WRITE) args: struct rwlock *, uint64_t, int
 //   rw-block        an rw_semaphore's sleep (READ, WRITE)         args: struct rw_semaphore *, uint64_t, int
 // The int is RW_READER (1) or RW_WRITER (0). The acquire and release probes have no tracepoint
 // here (the kernel's lock_acquire and lock_release need lockdep), so they are not listed.
@@ -37,7 +37,7 @@ const PROBES: RawDerivedProbe[] = [
   waitProbe('adaptive-spin', 'struct mutex *', [MUTEX | SPIN], false),
   waitProbe('adaptive-block', 'struct mutex *', [MUTEX], false),
   waitProbe('spin-spin', 'spinlock_t *', [SPIN], false),
-  waitProbe('rw-spin', 'rwlock_t *', [SPIN | READ, SPIN | WRITE], true),
+  waitProbe('rw-spin', 'struct rwlock *', [SPIN | READ, SPIN | WRITE], true),
   waitProbe('rw-block', 'struct rw_semaphore *', [READ, WRITE], true),
 ];
 

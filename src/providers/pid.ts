@@ -172,6 +172,11 @@ export class PidProvider implements Provider {
     return pidOf(providerName, 'pid') !== null;
   }
 
+  refusal(spec: ProbeSpec): { tag: string; message: string } | undefined {
+    const pid = pidOf(spec.provider, 'pid');
+    return pid === null || pid === process.pid || !isRunning(pid) ? undefined : pidRefusal(pid, spec);
+  }
+
   provide(spec: ProbeSpec): Probe[] {
     const pid = pidOf(spec.provider, 'pid');
     if (pid === null || pid === process.pid || !isRunning(pid)) return [];
@@ -188,6 +193,37 @@ export class PidProvider implements Provider {
     }
     return out;
   }
+}
+
+/**
+ * Why a pid description names nothing, in DTrace's words (dt_pid.c): the '-' function outside
+ * a.out or without an address, a function not in the module named, a probe name that is neither
+ * entry, return nor an offset, an offset past the function's end.
+ */
+function pidRefusal(pid: number, spec: ProbeSpec): { tag: string; message: string } | undefined {
+  if (spec.function === '-') {
+    if (spec.module !== '' && spec.module !== 'a.out' && !isGlob(spec.module))
+      return { tag: 'D_PROC_LIB', message: "only the a.out module is valid with the '-' function" };
+    if (spec.name === '' || isGlob(spec.name))
+      return { tag: 'D_PROC_NAME', message: "only individual addresses may be specified with the '-' function" };
+    return undefined;
+  }
+  if (spec.function === '' || isGlob(spec.function)) return undefined;
+  const objects = objectsMatching(mappedObjects(pid), spec.module === '' ? '*' : spec.module);
+  const syms = objects.flatMap((o) => {
+    const sym = elfOf(o)?.lookupFunction(spec.function);
+    return sym ? [sym] : [];
+  });
+  if (syms.length === 0) {
+    if (objects.length === 0 || spec.module === '' || isGlob(spec.module)) return undefined;
+    return { tag: 'D_PROC_FUNC', message: `failed to lookup '${spec.function}' in module '${spec.module}'` };
+  }
+  if (spec.name === '' || isGlob(spec.name) || spec.name === 'entry' || spec.name === 'return') return undefined;
+  const off = parseOffset(spec.name);
+  if (off === null) return { tag: 'D_PROC_NAME', message: `'${spec.name}' is an invalid probe name` };
+  const past = syms.find((s) => off >= s.size);
+  if (past) return { tag: 'D_PROC_OFF', message: `offset 0x${off.toString(16)} outside of function '${past.name}'` };
+  return undefined;
 }
 
 /**

@@ -228,6 +228,11 @@ export interface Provider {
    */
   provide?(spec: ProbeSpec): Probe[];
   /**
+   * Why a description that matches nothing here is wrong rather than empty, with DTrace's tag
+   * (the pid provider's D_PROC_NAME, D_PROC_OFF, ...); undefined when it is merely unmatched.
+   */
+  refusal?(spec: ProbeSpec): { tag: string; message: string } | undefined;
+  /**
    * For providers whose probes carry a per-process provider name (pid1234, python1234): does this
    * provider name (from a description, or a probe's own) belong to this provider? Without it, the
    * registry compares names with the provider's `name`. `module`: the description's module field,

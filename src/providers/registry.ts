@@ -90,6 +90,16 @@ export class ProbeRegistry {
   }
 
   /** Why the providers a description's provider field names could not list probes, if any. */
+  /** Why a description that matches nothing is wrong, as the provider its provider name is says. */
+  refusalFor(spec: ProbeSpec): { tag: string; message: string } | undefined {
+    for (const provider of this.providers) {
+      if (!provider.refusal || !provider.ownsProviderName?.(spec.provider, spec.module)) continue;
+      const why = provider.refusal(spec);
+      if (why) return why;
+    }
+    return undefined;
+  }
+
   problemsFor(providerPattern: string, name = ''): ProviderProblem[] {
     if (providerPattern === '') return [];
     this.listThrough(this.extentOf(providerPattern));
