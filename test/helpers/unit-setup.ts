@@ -26,6 +26,7 @@ export default function setup(): () => void {
 
   let foreign = '';
   if (process.getuid?.() === 0 && existsSync(UPROBE_EVENTS)) {
+    sweepStaleForeignEvents();
     const group = `dtt_foreign_${process.pid}`;
     try {
       appendFileSync(UPROBE_EVENTS, `p:${group}/foreign_probe /bin/true:0x${entryOffset('/bin/true').toString(16)}\n`);
@@ -38,4 +39,14 @@ export default function setup(): () => void {
   return () => {
     if (foreign) appendFileSync(UPROBE_EVENTS, `-:${foreign}/foreign_probe\n`);
   };
+}
+
+/** Remove the foreign events of earlier runs that were killed before their teardown. */
+function sweepStaleForeignEvents(): void {
+  for (const m of readFileSync(UPROBE_EVENTS, 'utf8').matchAll(/^p:(dtt_foreign_(\d+))\/foreign_probe /gm)) {
+    if (existsSync(`/proc/${m[2]}`)) continue;
+    try {
+      appendFileSync(UPROBE_EVENTS, `-:${m[1]}/foreign_probe\n`);
+    } catch { /* in use or gone meanwhile */ }
+  }
 }
