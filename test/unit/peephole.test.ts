@@ -65,6 +65,19 @@ describe('BPF clean-up passes', () => {
     expect(listing(a)).toEqual(['r8 mov r1', 'r2 mov 7', '*(u64 *)[r8+16] = r2', 'r1 mov 3', 'call ktime_get_ns', 'exit']);
   });
 
+  test('a chain of dead values and a value only an unread stack store reads are all dropped', () => {
+    const a = new BpfAsm();
+    a.ldx(8, R1, R1, 0); // read only by the next, which is dead: dead too
+    a.mov(R2, R1);
+    a.aluImm(ALU.ADD, R2, 1); // r2 is never read after
+    a.movImm(R6, 9); // read only by a store to a stack slot nothing loads
+    a.stx(8, FP, -8, R6);
+    a.movImm(R0, 0);
+    a.exit();
+    expect(optimize(a, none)).toBe(5);
+    expect(listing(a)).toEqual(['r0 mov 0', 'exit']);
+  });
+
   test('published scratch slots are kept only when something loads them', () => {
     const build = (read: boolean) => {
       const a = new BpfAsm();

@@ -30,7 +30,9 @@ export function optimize(a: BpfAsm, o: { self: number; memSlots: { off: number; 
   forwardStackLoads(a);
   shortConstants(a);
   for (let round = 0; round < 8; round++) {
-    const dead = new Set([...deadCode(a), ...unreadStackStores(a), ...jumpsToNext(a)]);
+    // Stores nobody reads go first, so what only they read is found dead in the same round.
+    const stores = unreadStackStores(a);
+    const dead = new Set([...stores, ...deadCode(a, stores), ...jumpsToNext(a)]);
     if (dead.size === 0) coalesceMoves(a, dead);
     if (dead.size === 0) break;
     a.remove(dead);
@@ -126,67 +128,58 @@ function unreadMemStores(a: BpfAsm, self: number, slots: { off: number; size: nu
  * read: the verifier needs no zero there. Reads are loads from the slot and pointers to it.
  */
 function redundantZeroing(a: BpfAsm, zeroing: number[]): number[] {
-  const list = a.list;
+  const list = a.list, n = list.length;
   if (zeroing.length === 0) return [];
   const ptrs = pointersFrom(list, FP);
   if (!ptrs) return [];
-  const slotOf = (off: number) => Math.floor((-off - 1) / 8); // bytes fp-8..fp-1 -> 0, fp-16..fp-9 -> 1
-  const nslots = 64; // 512 bytes of stack
-  const isZeroing = new Set(zeroing);
-  const ptrAt = new Map<number, number>();
-  for (const i of starts(list)) {
-    const ins = list[i];
-    if (ins.code === (BPF_ALU64 | ALU.MOV | BPF_X) && ins.src === FP) ptrAt.set(i + 1, list[i + 1].imm);
-  }
-  // Forward "surely written" sets of slots (bit s), meeting by intersection.
-  const words = Math.ceil(nslots / 32);
-  const full = () => new Uint32Array(words).fill(0xffffffff);
-  const inSets = list.map(() => full());
-  const entry = new Uint32Array(words);
-  inSets[0] = entry;
-  const visited = new Uint8Array(list.length);
-  const needs = new Set<number>();
-  const has = (set: Uint32Array, s: number) => s >= 0 && s < nslots && (set[s >> 5] >>> (s & 31)) & 1;
-  const add = (set: Uint32Array, s: number) => { if (s >= 0 && s < nslots) set[s >> 5] |= 1 << (s & 31); };
-  const slotsRead = (i: number): number[] => {
-    const ins = list[i], c = cls(ins);
-    const span = (off: number, n: number) => {
-      const out: number[] = [];
-      for (let b = off; b < off + n; b += 1) if (b < 0) out.push(slotOf(b));
-      return [...new Set(out)];
-    };
-    if (c === BPF_LDX && ins.src === FP) return span(ins.off, bytes(ins));
-    if (c === BPF_STX && (ins.code & 0xe0) !== BPF_MEM && ins.dst === FP) return span(ins.off, bytes(ins));
-    const k = ptrAt.get(i);
-    if (k !== undefined) return span(k, 8);
-    return [];
+  // The 64 slots of 8 bytes (fp-8..fp-1 -> 0, fp-16..fp-9 -> 1, ...) as two 32-bit words.
+  const slotOf = (off: number) => Math.floor((-off - 1) / 8);
+  const isZeroing = new Uint8Array(n);
+  for (const i of zeroing) isZeroing[i] = 1;
+  // Per instruction: the slots it reads (a load, an atomic, or a pointer "rX = fp; rX += K" to
+  // 8 bytes at K) and the slot it surely writes (an aligned 8-byte store other than a zeroing).
+  const reads = new Uint32Array(2 * n), writes = new Int8Array(n).fill(-1);
+  const readSpan = (i: number, off: number, size: number) => {
+    for (let b = off; b < off + size && b < 0; b++) {
+      const s = slotOf(b);
+      if (s < 64) reads[2 * i + (s >> 5)] |= 1 << (s & 31);
+    }
   };
+  for (const i of starts(list)) {
+    const ins = list[i], c = cls(ins);
+    if (c === BPF_LDX && ins.src === FP) readSpan(i, ins.off, bytes(ins));
+    else if (c === BPF_STX && (ins.code & 0xe0) !== BPF_MEM && ins.dst === FP) readSpan(i, ins.off, bytes(ins));
+    else if (!isZeroing[i] && (c === BPF_ST || (c === BPF_STX && (ins.code & 0xe0) === BPF_MEM)) && ins.dst === FP &&
+        bytes(ins) === 8 && ins.off % 8 === 0 && slotOf(ins.off) < 64) writes[i] = slotOf(ins.off);
+    if (ins.code === (BPF_ALU64 | ALU.MOV | BPF_X) && ins.src === FP && i + 1 < n) readSpan(i + 1, list[i + 1].imm, 8);
+  }
+  // Forward "surely written" sets of slots, meeting by intersection, from nothing at the entry.
+  const inSets = new Uint32Array(2 * n).fill(0xffffffff);
+  inSets[0] = inSets[1] = 0;
+  const visited = new Uint8Array(n), needs = new Uint32Array(2);
   const work = [0];
   visited[0] = 1;
   while (work.length) {
     const i = work.pop()!;
-    if (i >= list.length) continue;
-    const ins = list[i], c = cls(ins);
-    const out = Uint32Array.from(inSets[i]);
-    for (const s of slotsRead(i)) if (!has(out, s)) needs.add(s);
-    if (!isZeroing.has(i) && (c === BPF_ST || (c === BPF_STX && (ins.code & 0xe0) === BPF_MEM)) && ins.dst === FP &&
-        bytes(ins) === 8 && ins.off % 8 === 0) add(out, slotOf(ins.off));
-    for (const n of successors(list, i)) {
-      if (n >= list.length) continue;
-      const into = inSets[n];
-      let changed = !visited[n];
-      for (let w = 0; w < words; w++) {
-        const v = into[w] & out[w];
-        if (v !== into[w]) (into[w] = v), (changed = true);
+    let o0 = inSets[2 * i], o1 = inSets[2 * i + 1];
+    needs[0] |= reads[2 * i] & ~o0, needs[1] |= reads[2 * i + 1] & ~o1;
+    const w = writes[i];
+    if (w >= 0) { if (w < 32) o0 |= 1 << w; else o1 |= 1 << (w - 32); }
+    for (const m of successors(list, i)) {
+      if (m >= n) continue;
+      const v0 = inSets[2 * m] & o0, v1 = inSets[2 * m + 1] & o1;
+      if (!visited[m] || v0 !== inSets[2 * m] || v1 !== inSets[2 * m + 1]) {
+        inSets[2 * m] = v0, inSets[2 * m + 1] = v1, visited[m] = 1;
+        work.push(m);
       }
-      visited[n] = 1;
-      if (changed) work.push(n);
     }
   }
   // Slots read before a sure write keep their zeroing (so do all, if a read was missed above).
   return zeroing.filter((i) => {
     const ins = list[i];
-    return ins.dst === FP && ins.off % 8 === 0 && !needs.has(slotOf(ins.off));
+    if (ins.dst !== FP || ins.off % 8 !== 0) return false;
+    const s = slotOf(ins.off);
+    return s < 64 && !((needs[s >> 5] >>> (s & 31)) & 1);
   });
 }
 
@@ -233,9 +226,13 @@ function jumpTargets(list: readonly Readonly<Insn>[]): Set<number> {
 
 /** No-ops: "goto next" (a jump to the instruction right after it) and "rX = rX" (64-bit). */
 function jumpsToNext(a: BpfAsm): number[] {
-  return a.list.flatMap((ins, i) =>
-    (ins.code === (BPF_JMP | JMP.JA) && ins.label?.at === i + 1) ||
-    (ins.code === (BPF_ALU64 | ALU.MOV | BPF_X) && ins.dst === ins.src && ins.off === 0) ? [i] : []);
+  const list = a.list, out: number[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const ins = list[i];
+    if ((ins.code === (BPF_JMP | JMP.JA) && ins.label?.at === i + 1) ||
+      (ins.code === (BPF_ALU64 | ALU.MOV | BPF_X) && ins.dst === ins.src && ins.off === 0)) out.push(i);
+  }
+  return out;
 }
 
 /**
@@ -269,11 +266,13 @@ function unreadStackStores(a: BpfAsm): number[] {
     for (let b = off; b < off + n; b++) if (b < -STACK || b >= 0 || read[b + STACK]) return false;
     return true;
   };
-  return list.flatMap((ins, i) => {
-    const c = cls(ins);
+  const out: number[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const ins = list[i], c = cls(ins);
     const store = (c === BPF_ST || (c === BPF_STX && (ins.code & 0xe0) === BPF_MEM)) && ins.dst === FP;
-    return store && unread(ins.off, bytes(ins)) ? [i] : [];
-  });
+    if (store && unread(ins.off, bytes(ins))) out.push(i);
+  }
+  return out;
 }
 
 /** Registers read and written by one instruction; `pure` when dropping it changes nothing else. */
@@ -305,43 +304,48 @@ function regEffects(ins: Readonly<Insn>): { use: number; def: number; pure: bool
   return { use: ALL_REGS, def: 0, pure: false };
 }
 
-/** Registers live after each instruction (a bit per register), by backward dataflow. */
-function liveness(list: readonly Readonly<Insn>[]): { out: (i: number) => number; effects: Map<number, ReturnType<typeof regEffects>> } {
-  const idx = starts(list);
-  const effects = new Map(idx.map((i) => [i, regEffects(list[i])]));
-  const use = new Int32Array(list.length + 1), def = new Int32Array(list.length + 1);
-  const succ = new Array<number[]>(list.length);
+/**
+ * Registers live after each instruction (a bit per register), by backward dataflow over typed
+ * arrays (a program may have tens of thousands of instructions and this runs every round).
+ * `faint`: a pure instruction whose result is dead reads nothing either, so a chain of dead
+ * computations is found dead in one solution instead of one link per round.
+ */
+function liveness(list: readonly Readonly<Insn>[], faint = false, gone: readonly number[] = []): { out: (i: number) => number; def: Int32Array; pure: Uint8Array; idx: number[] } {
+  const n = list.length, idx = starts(list);
+  const use = new Int32Array(n), def = new Int32Array(n), pure = new Uint8Array(n);
+  const s0 = new Int32Array(n).fill(n), s1 = new Int32Array(n).fill(n); // n: past the end, nothing live
   for (const i of idx) {
-    const e = effects.get(i)!;
-    use[i] = e.use, def[i] = e.def, succ[i] = successors(list, i);
+    const e = regEffects(list[i]), s = successors(list, i);
+    use[i] = e.use, def[i] = e.def, pure[i] = e.pure && list[i].dst !== FP ? 1 : 0;
+    if (s.length > 0) s0[i] = Math.min(s[0], n);
+    if (s.length > 1) s1[i] = Math.min(s[1], n);
   }
-  const liveIn = new Int32Array(list.length + 1); // index list.length: past the end, nothing live
-  const liveOut = (i: number) => {
-    let m = 0;
-    for (const n of succ[i]) m |= liveIn[n] ?? 0;
-    return m;
-  };
+  for (const i of gone) use[i] = 0, def[i] = 0, pure[i] = 0; // being removed: reads nothing
+  const liveIn = new Int32Array(n + 1);
+  const out = (i: number) => liveIn[s0[i]] | liveIn[s1[i]];
   for (let changed = true; changed;) {
     changed = false;
     for (let k = idx.length - 1; k >= 0; k--) {
-      const i = idx[k];
-      const v = use[i] | (liveOut(i) & ~def[i]);
+      const i = idx[k], o = liveIn[s0[i]] | liveIn[s1[i]];
+      const v = faint && pure[i] && !(o & def[i]) ? o : use[i] | (o & ~def[i]);
       if (v !== liveIn[i]) (liveIn[i] = v), (changed = true);
     }
   }
-  return { out: liveOut, effects };
+  return { out, def, pure, idx };
 }
 
-/** Pure instructions whose destination register is dead afterwards (never r10). */
-function deadCode(a: BpfAsm): Set<number> {
+/**
+ * Pure instructions whose destination register is dead afterwards, or read only by such or by
+ * the instructions `gone` (being removed) (never r10).
+ */
+function deadCode(a: BpfAsm, gone: readonly number[]): Set<number> {
   const list = a.list;
-  const { out: liveOut, effects } = liveness(list);
+  const { out: liveOut, def, pure, idx } = liveness(list, true, gone);
   const out = new Set<number>();
-  for (const i of starts(list)) {
-    const e = effects.get(i)!, ins = list[i];
-    if (!e.pure || ins.dst === FP || (liveOut(i) & e.def)) continue;
+  for (const i of idx) {
+    if (!pure[i] || (liveOut(i) & def[i])) continue;
     out.add(i);
-    if (isLd64(ins)) out.add(i + 1);
+    if (isLd64(list[i])) out.add(i + 1);
   }
   return out;
 }

@@ -6,6 +6,8 @@
 
 import * as D from '../../dif/constants.js';
 import { ALU, HELPER, JMP, type JmpOp, type Label, R0, R1, R2, R3, R4, R6, R7, R8 } from './bpf-asm.js';
+
+const MAY_GOTO = 0xe0 as JmpOp; // BPF_JCOND: leave when the loop budget is spent
 import type { ProbeTranslator } from './translate.js';
 
 export function emitStrtok(t: ProbeTranslator, rd: number, pc: number, next: Label): void {
@@ -39,16 +41,19 @@ export function emitStrtok(t: ProbeTranslator, rd: number, pc: number, next: Lab
   t.fault(D.DTRACEFLT_BADADDR, pc, R1, next);
   a.place(read2);
 
-  // The delimiter map.
+  // The delimiter map. The loops keep their counters (and the copy its output index) in mem,
+  // which the verifier does not track, and are bounded by may_goto too: it checks each body
+  // once or twice instead of once per byte of strsize.
+  const ctr = map + 256, outIdx = map + 264;
   a.zero(R8, map, 256);
-  counted(t, R7, n, (brk) => {
+  counted(t, R7, n, ctr, (brk) => {
     byteAt(t, R1, delims, R7);
     leave(t, JMP.JEQ, R1, 0, brk);
     a.mov(R2, R8), a.alu(ALU.ADD, R2, R1), a.st(1, R2, map, 1);
   });
   // Skip leading delimiters: R7 = index of the token's first character.
   const start = a.label('strtok.start');
-  counted(t, R7, n, (brk) => {
+  counted(t, R7, n, ctr, (brk) => {
     byteAt(t, R1, src, R7);
     leave(t, JMP.JEQ, R1, 0, none);
     a.mov(R2, R8), a.alu(ALU.ADD, R2, R1), a.ldx(1, R2, R2, map);
@@ -57,15 +62,14 @@ export function emitStrtok(t: ProbeTranslator, rd: number, pc: number, next: Lab
   });
   a.ja(none); // strsize characters of delimiters
   a.place(start);
-  // Through memory, which the verifier does not track: the copy below is verified once rather
-  // than once for each place the token could start.
-  a.stx(8, R8, map + 256, R7);
-  a.ldx(8, R7, R8, map + 256);
-  a.jmpImm(JMP.JGE, R7, n, none);
-  // Copy the token: R7 walks the source, R4 the result.
-  a.movImm(R4, 0);
+  // Copy the token: [ctr] walks the source from R7 on, [outIdx] the result.
+  a.stx(8, R8, ctr, R7);
+  a.st(8, R8, outIdx, 0);
   const copy = a.label('strtok.copy'), end = a.label('strtok.end');
   a.place(copy);
+  a.jmpImm(MAY_GOTO, 0, 0, end);
+  a.ldx(8, R7, R8, ctr);
+  a.ldx(8, R4, R8, outIdx);
   leave(t, JMP.JGE, R7, n, end);
   leave(t, JMP.JGE, R4, n - 1, end);
   byteAt(t, R1, src, R7);
@@ -74,8 +78,16 @@ export function emitStrtok(t: ProbeTranslator, rd: number, pc: number, next: Lab
   leave(t, JMP.JNE, R2, 0, end);
   a.mov(R3, R8), a.alu(ALU.ADD, R3, R4), a.stx(1, R3, out, R1);
   a.aluImm(ALU.ADD, R7, 1), a.aluImm(ALU.ADD, R4, 1);
+  a.stx(8, R8, ctr, R7);
+  a.stx(8, R8, outIdx, R4);
   a.ja(copy);
   a.place(end);
+  a.ldx(8, R7, R8, ctr);
+  a.ldx(8, R4, R8, outIdx);
+  const inside = a.label('strtok.inside');
+  a.jmpImm(JMP.JLT, R4, n, inside); // always (the copy stops at n - 1); shown to the verifier
+  a.movImm(R4, n - 1);
+  a.place(inside);
   a.mov(R3, R8), a.alu(ALU.ADD, R3, R4), a.st(1, R3, out, 0);
   a.alu(ALU.ADD, R6, R7);
   a.stx(8, R8, saved, R6);
@@ -90,23 +102,30 @@ export function emitStrtok(t: ProbeTranslator, rd: number, pc: number, next: Lab
   a.place(done);
 }
 
-/** The clause's delimiter map (and a u64 after it): one per ECB, shared by its strtok calls. */
+/** The clause's delimiter map (and two u64 after it): one per ECB, shared by its strtok calls. */
 const maps = new WeakMap<ProbeTranslator, { ecb: number; off: number }>();
 function delimiterMap(t: ProbeTranslator): number {
   let m = maps.get(t);
-  if (!m || m.ecb !== t.ecbIndex) maps.set(t, (m = { ecb: t.ecbIndex, off: t.scratch(256 + 8) }));
+  if (!m || m.ecb !== t.ecbIndex) maps.set(t, (m = { ecb: t.ecbIndex, off: t.scratch(256 + 16) }));
   return m.off;
 }
 
-/** A loop with counter `reg` from 0 while < limit; body may jump to brk to leave. */
-function counted(t: ProbeTranslator, reg: number, limit: number, body: (brk: Label) => void): void {
+/**
+ * A loop with counter `reg` from 0 while < limit, kept at mem offset `ctr` and loaded into reg at
+ * the top of each iteration; body may jump to brk to leave, and carries nothing else in registers.
+ */
+function counted(t: ProbeTranslator, reg: number, limit: number, ctr: number, body: (brk: Label) => void): void {
   const a = t.a;
   const head = a.label('strtok.loop'), brk = a.label('strtok.brk');
-  a.movImm(reg, 0);
+  a.st(8, R8, ctr, 0);
   a.place(head);
+  a.jmpImm(MAY_GOTO, 0, 0, brk);
+  a.ldx(8, reg, R8, ctr);
   leave(t, JMP.JGE, reg, limit, brk);
   body(brk);
+  a.ldx(8, reg, R8, ctr);
   a.aluImm(ALU.ADD, reg, 1);
+  a.stx(8, R8, ctr, reg);
   a.ja(head);
   a.place(brk);
 }

@@ -500,8 +500,18 @@ function lltostr(c: Call): void {
     if (ch !== null) a.movImm(r, ch);
     a.mov(R5, R8), a.alu(ALU.ADD, R5, R4), a.stx(1, R5, out, r);
   };
+  // The value left and the position carry from one digit to the next in mem, so the verifier
+  // checks the body once or twice instead of once per digit (loop()).
+  const value = temp(t, 1), at = temp(t, 2);
+  a.stx(8, R8, value, R6);
+  a.stx(8, R8, at, R4);
   loop(c, R1, 64, (brk) => {
+    a.ldx(8, R6, R8, value);
+    a.ldx(8, R4, R8, at);
     leaveImm(a, JMP.JEQ, R6, 0, brk);
+    // 64 digits at most from SIZE - 1 down: never below 7, but the verifier must see it.
+    leaveImm(a, JMP.JGT, R4, SIZE - 1, brk);
+    leaveImm(a, JMP.JLT, R4, 8, brk);
     a.mov(R3, R6), a.alu(ALU.MOD, R3, R7);
     const letter = a.label('lltostr.letter'), emit = a.label('lltostr.emit');
     a.jmpImm(JMP.JGE, R3, 10, letter);
@@ -512,7 +522,18 @@ function lltostr(c: Call): void {
     a.place(emit);
     put(null);
     a.alu(ALU.DIV, R6, R7);
-  }, true);
+    a.stx(8, R8, value, R6);
+    a.stx(8, R8, at, R4);
+  });
+  a.ldx(8, R4, R8, at);
+  // Room for the prefix and sign below the digits (at >= 7 after 64 digits; shown to the verifier).
+  const low = a.label('lltostr.low'), high = a.label('lltostr.high');
+  a.jmpImm(JMP.JGE, R4, 4, low);
+  a.movImm(R4, 4);
+  a.place(low);
+  a.jmpImm(JMP.JLE, R4, SIZE - 1, high);
+  a.movImm(R4, SIZE - 1);
+  a.place(high);
   a.ldx(8, R6, R8, orig);
   const skip1 = a.label(), skip2 = a.label(), zero = a.label(), skip3 = a.label(), skip4 = a.label();
   // i == 0 && base == 16: '0'
