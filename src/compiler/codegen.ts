@@ -444,6 +444,7 @@ export class DifoGen {
         if (target.module !== undefined || BUILTINS.has(target.name) || this.constantName(target.name)) throw err('D_OP_WRITE', `operator ${e.op} can only be applied to a writable variable`, e);
         // As in DTrace, ++ and -- create a global never seen before as an int64_t.
         const g = this.cg.global(target.name) ?? this.cg.declareGlobal(target.name, LONG);
+        if (g.type.kind === 'array') throw err('D_OP_SCALAR', `operator ${e.op} requires operand of scalar type`, e);
         const cur = this.loadGlobal(target.name, g);
         const one = this.alloc(e);
         b.setx(T.updateStep(this, g.type), one);
@@ -613,6 +614,7 @@ export class DifoGen {
       if (v.type === TRANSLATED_TYPE) throw err('D_UNKNOWN', 'internal error -- no support for translated types yet', e);
       if (isDynamicType(v.type))
         throw err('D_OP_INCOMPAT', `operands have incompatible types: "${g ? typeName(g.type) : 'scalar'}" = "${typeName(v.type)}"`, e);
+      T.refuseArrayTarget(g?.type ?? v.type, e);
       if (!g) g = this.cg.declareGlobal(t.name, v.type);
       else if ((g.type.kind === 'string') !== (v.type.kind === 'string') || !T.assignable(this, g.type, v, e.value))
         throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(g.type)}" = "${typeName(v.type)}"`, e);
