@@ -79,7 +79,10 @@ export class AggregationCodegen {
     const n = call.args.length;
     if (n < spec.min || n > spec.max) {
       const want = spec.min === spec.max ? `${spec.min}` : n < spec.min ? `at least ${spec.min}` : `at most ${spec.max}`;
-      throw err('D_PROTO_LEN', `${func}( ) prototype mismatch: ${n} arg${n === 1 ? '' : 's'} passed, ${want} expected`, call);
+      const e = err('D_PROTO_LEN', `${func}( ) prototype mismatch: ${n} arg${n === 1 ? '' : 's'} passed, ${want} expected`, call);
+      // Too many for optional arguments is the code generator's finding: no region is named.
+      if (spec.min !== spec.max && n > spec.max) e.region = '';
+      throw e;
     }
 
     const keys = target.keys ?? [];
