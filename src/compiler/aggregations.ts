@@ -120,8 +120,7 @@ export class AggregationCodegen {
       }
       const g = new DifoGen(this.cg, this.opts);
       const v = g.expr(k);
-      if (v.type.kind === 'void') throw err('D_AGG_SCALAR', `${shown} key must be of scalar type`, k);
-      if (isDynamicType(v.type))
+      if (v.type.kind === 'void' || isDynamicType(v.type))
         throw err('D_KEY_TYPE', `${typeName(v.type)} expression may not be used as aggregation index: key #${keyTypes.length + 1}`, k);
       keyTypes.push(v.type);
       actions.push(plain(D.DTRACEACT_DIFEXPR, g.finish(v, v.type)));
