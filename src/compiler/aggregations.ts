@@ -79,7 +79,10 @@ export class AggregationCodegen {
     const n = call.args.length;
     if (n < spec.min || n > spec.max) {
       const want = spec.min === spec.max ? `${spec.min}` : n < spec.min ? `at least ${spec.min}` : `at most ${spec.max}`;
-      throw err('D_PROTO_LEN', `${func}( ) prototype mismatch: ${n} arg${n === 1 ? '' : 's'} passed, ${want} expected`, call);
+      const e = err('D_PROTO_LEN', `${func}( ) prototype mismatch: ${n} arg${n === 1 ? '' : 's'} passed, ${want} expected`, call);
+      // Too many for optional arguments is the code generator's finding: no region is named.
+      if (spec.min !== spec.max && n > spec.max) e.region = '';
+      throw e;
     }
 
     const keys = target.keys ?? [];
@@ -117,8 +120,7 @@ export class AggregationCodegen {
       }
       const g = new DifoGen(this.cg, this.opts);
       const v = g.expr(k);
-      if (v.type.kind === 'void') throw err('D_AGG_SCALAR', `${shown} key must be of scalar type`, k);
-      if (isDynamicType(v.type))
+      if (v.type.kind === 'void' || isDynamicType(v.type))
         throw err('D_KEY_TYPE', `${typeName(v.type)} expression may not be used as aggregation index: key #${keyTypes.length + 1}`, k);
       keyTypes.push(v.type);
       actions.push(plain(D.DTRACEACT_DIFEXPR, g.finish(v, v.type)));

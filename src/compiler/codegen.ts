@@ -413,6 +413,14 @@ export class DifoGen {
         // Each register is freed as soon as its value is consumed, as dt_regset does, so a chain
         // of nested ?: needs no more registers than one of its arms: the result lives in the
         // alternate's register, and the consequent's move into it is patched in once known.
+        // A test that is an integer constant picks its arm at compile time, as DTrace's parser
+        // folds it: the other arm is never compiled, so neither its type nor its names matter.
+        const k = constValue(e.test, this.cg.types);
+        if (k !== null) {
+          // (The parser has already refused a constant division by zero in the arm dropped.)
+          refuseDivisionsByZero(k !== 0n ? e.alternate : e.consequent);
+          return this.expr(k !== 0n ? e.consequent : e.alternate);
+        }
         const t = notScalar(this.expr(e.test), 'operator ?: expression must be of scalar type', e);
         b.emit(encodeTst(t.reg));
         this.release(t.reg);
@@ -428,8 +436,11 @@ export class DifoGen {
         b.placeLabel(ldone);
         if (x.type.kind === 'void' && y.type.kind === 'void') throw err('D_OP_ACT', 'action cannot be used in a conditional context', e);
         if (x.type.kind === 'void' || y.type.kind === 'void') throw err('D_OP_INCOMPAT', 'operator ?: operands must have compatible types', e);
-        if ((x.type.kind === 'string') !== (y.type.kind === 'string'))
-          throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(x.type)}" : "${typeName(y.type)}"`, e);
+        // Two integers, or arms one of which could be assigned to the other's type (a pointer
+        // and a null pointer constant, compatible pointers, strings): dt_node_is_ptrcompat.
+        const integer = (t: DType) => t.kind === 'int' || t.kind === 'enum';
+        if (!(integer(x.type) && integer(y.type)) && !T.assignable(this, x.type, y, e.alternate) && !T.assignable(this, y.type, x, e.consequent))
+          throw err('D_OP_INCOMPAT', 'operator ?: operands must have compatible types', e);
         return { reg: y.reg, type: x.type.kind === 'string' ? STRING : cArithmetic(x.type, y.type) };
       }
       case 'Assignment':
@@ -446,6 +457,7 @@ export class DifoGen {
         if (target.module !== undefined || BUILTINS.has(target.name) || this.constantName(target.name)) throw err('D_OP_WRITE', `operator ${e.op} can only be applied to a writable variable`, e);
         // As in DTrace, ++ and -- create a global never seen before as an int64_t.
         const g = this.cg.global(target.name) ?? this.cg.declareGlobal(target.name, LONG);
+        if (g.type.kind === 'array') throw err('D_OP_SCALAR', `operator ${e.op} requires operand of scalar type`, e);
         const cur = this.loadGlobal(target.name, g);
         const one = this.alloc(e);
         b.setx(T.updateStep(this, g.type), one);
@@ -619,6 +631,7 @@ export class DifoGen {
       if (v.type === TRANSLATED_TYPE) throw err('D_UNKNOWN', 'internal error -- no support for translated types yet', e);
       if (isDynamicType(v.type))
         throw err('D_OP_INCOMPAT', `operands have incompatible types: "${g ? typeName(g.type) : 'scalar'}" = "${typeName(v.type)}"`, e);
+      T.refuseArrayTarget(g?.type ?? v.type, e);
       if (!g) g = this.cg.declareGlobal(t.name, v.type);
       else if ((g.type.kind === 'string') !== (v.type.kind === 'string') || !T.assignable(this, g.type, v, e.value))
         throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(g.type)}" = "${typeName(v.type)}"`, e);
@@ -636,9 +649,7 @@ export class DifoGen {
 
   private binary(e: A.Binary): Val {
     const b = this.b;
-    // As DTrace's parser does, refuse a divisor that is the constant zero at compile time.
-    if ((e.op === '/' || e.op === '%') && constValue(e.right) === 0n)
-      throw err('D_DIV_ZERO', 'expression contains division by zero', e);
+    refuseDivisionByZero(e);
     switch (e.op) {
       case '&&':
       case '||': {
@@ -827,14 +838,32 @@ function describeNode(e: A.Expression): string {
  * no line to name (-n): "in action list: ...". Those its parser finds (constant division by
  * zero, type names) name none.
  */
-// Also the checks libdtrace makes as it builds an action (dt_action_trace, dt_printf's argument
-// check), after the clause's actions were cooked: their messages name no region either.
-const PARSE_TIME = new Set(['D_DIV_ZERO', 'D_UNKNOWN', 'D_TRACE_VOID', 'D_TRACE_DYN', 'D_PRINTF_ARG_TYPE']);
+/** As DTrace's parser does, refuse a divisor that is the constant zero at compile time. */
+function refuseDivisionByZero(e: A.Binary): void {
+  if ((e.op === '/' || e.op === '%') && constValue(e.right) === 0n)
+    throw err('D_DIV_ZERO', 'expression contains division by zero', e);
+}
+
+/** refuseDivisionByZero over every operation in `node`, compiled or not. */
+function refuseDivisionsByZero(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(refuseDivisionsByZero);
+  if (node === null || typeof node !== 'object') return;
+  if ((node as A.Expression).kind === 'Binary') refuseDivisionByZero(node as A.Binary);
+  Object.values(node).forEach(refuseDivisionsByZero);
+}
+
+const PARSE_TIME = new Set(['D_DIV_ZERO', 'D_UNKNOWN']);
+/**
+ * ... and those its code generator finds (dt_cg), after typing, name none either: the checks of
+ * printf/printa formats and arguments, of aggregating functions' arguments, of the sizes given
+ * to stack(), ustack(), tracemem() and alloca(), and of what trace() and functions may be.
+ */
+const CODE_GENERATION = /^D_(PRINTF_|PRINTA_|LQUANT_|LLQUANT_|USTACK_|TRACEMEM_SIZE$|TRUNC_AGGARG$|TRACE_VOID$|TRACE_DYN$|STACK_SIZE$|ALLOCA_SIZE$|AGG_SCALAR$|CLEAR_AGGARG$|NORMALIZE_AGGARG$|FUNC_UNDEF$|FUNC_IDKIND$|CG_EXPR$|SYNTAX$)/;
 function inRegion<T>(region: string, f: () => T): T {
   try {
     return f();
   } catch (e) {
-    if (e instanceof DtraceError && e.region === undefined && !PARSE_TIME.has(e.tag)) e.region = region;
+    if (e instanceof DtraceError && e.region === undefined && !PARSE_TIME.has(e.tag) && !CODE_GENERATION.test(e.tag)) e.region = region;
     throw e;
   }
 }

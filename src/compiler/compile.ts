@@ -110,6 +110,8 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
     };
     if ((opts.libraryDirs ?? []).length > 0 || libraryNamed(programTexts)) loadLibraries();
   }
+  // What the D library defines: a #pragma attributes may not change it (D_PRAGMA_SCOPE).
+  const libraryNames = new Set([...cg.types.inlines.keys(), ...cg.types.enumerators.keys()]);
   const attributes: ProgramAttributes[] = [];
   const statementsOf: { p: ProbeDescription; desc: Attribute; args: Attribute }[][] = [];
   for (const source of sources) {
@@ -125,9 +127,11 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
         isKnownName: (n) => isKnownName(cg, n),
       });
       rejectFloatConstants(ast);
+      const attributePragmas: A.Pragma[] = [];
       for (const item of ast.items) {
         if (item.kind === 'Pragma') {
           pragma(item, options, opts.registry);
+          if (item.directive === 'attributes') attributePragmas.push(item);
           // As dt_opt_strsize resizes D's string type, a pragma's strsize holds from here on.
           cgOpts.strsize = numericOption(options, 'strsize');
           cgOpts.defaultArgs = isSet(options, 'defaultargs');
@@ -177,6 +181,7 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
           throw new DtraceError('D_UNSUPPORTED', 'declarations are not supported yet', { line: item.line });
         }
       }
+      for (const p of attributePragmas) attributesTarget(p, ast, cg, libraryNames, opts.registry);
       // A translation unit of only pragmas and declarations is empty to DTrace (they make no
       // node of the program), and an error unless -x empty allows it.
       if (!isSet(options, 'empty') && !ast.items.some((i) => NONEMPTY.has(i.kind))) {
@@ -316,6 +321,32 @@ function pragma(p: A.Pragma, options: Map<string, string>, registry: ProbeRegist
     default:
       return fail('D_PRAGMA_INVAL', `invalid D pragma: ${directive}`);
   }
+}
+
+/**
+ * What `#pragma D attributes ATTR NAME` names must exist: a provider (this kernel's or one the
+ * program defines for -h/-G), or a global the program declares (anywhere in it), an inline or an
+ * enumerator of its own. A variable, subroutine, action or constant built into DTrace or its
+ * library is D_PRAGMA_SCOPE; anything else -- a variable only assigned, a self/this/extern
+ * declaration, a type -- D_PRAGMA_UNUSED.
+ */
+function attributesTarget(p: A.Pragma, ast: A.Program, cg: CodeGenerator, libraryNames: Set<string>, registry: ProbeRegistry): void {
+  const fail = (tag: string, message: string): never => {
+    throw new DtraceError(tag, message, { line: p.line, file: p.file });
+  };
+  const name = p.args[1]!;
+  if (name === 'provider') {
+    const own = ast.items.some((i) => i.kind === 'ProviderDefinition' && i.name === p.args[2]);
+    if (!own && registry.provider(p.args[2] ?? '') === undefined) fail('D_PRAGMA_UNUSED', 'unused #pragma attributes');
+    return;
+  }
+  const declared = ast.items.some((i) => i.kind === 'Declaration' && i.storage === null &&
+    i.declarators.some((d) => d.name === name && d.type.kind !== 'FunctionType'));
+  if (declared) return;
+  if (libraryNames.has(name) || BUILTIN_IDENTS.has(name) || SUBROUTINE_BY_NAME.has(name) || ACTION_PROTOTYPES.has(name) || AGG_FUNCTION_NAMES.has(name))
+    fail('D_PRAGMA_SCOPE', '#pragma attributes cannot modify entity defined outside program scope');
+  if (cg.types.inlines.has(name) || cg.types.enumerators.has(name)) return;
+  fail('D_PRAGMA_UNUSED', 'unused #pragma attributes');
 }
 
 /** Turn a parsed description into the program model, honouring -P/-m/-f's element. */

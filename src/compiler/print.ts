@@ -10,6 +10,7 @@ import type { ActionDescription } from '../dof/program.js';
 import type * as A from './ast.js';
 import type { CodeGenerator } from './codegen.js';
 import { err } from './codegen.js';
+import { protoArgMessage } from './errors.js';
 import { type DType, type StructDef, typeName } from './types.js';
 import { PRINT_FORMAT_PREFIX, type StructNode, type TypeDescriptor, type TypeNode } from '../abi/print-schema.js';
 
@@ -64,10 +65,11 @@ export function printAction(cg: CodeGenerator, call: A.Call, strsize: number, ac
   const args = call.args;
   if (args.length !== 1)
     throw err('D_PROTO_LEN', `print( ) prototype mismatch: ${args.length} arg${args.length === 1 ? '' : 's'} passed, 1 expected`, call);
-  if (args[0].kind === 'Aggregation') throw err('D_PRINT_AGG', 'print( ) may not be applied to an aggregation', args[0]);
+  // print()'s prototype is print(void *): an aggregation or a void expression does not fit it.
+  if (args[0].kind === 'Aggregation') throw err('D_PROTO_ARG', protoArgMessage('print', 1, 'void *', 'aggregation'), args[0]);
   const g = cg.difoGen();
   const v = g.expr(args[0]);
-  if (v.type.kind === 'void') throw err('D_PRINT_VOID', 'print( ) may not be applied to a void expression', args[0]);
+  if (v.type.kind === 'void') throw err('D_PROTO_ARG', protoArgMessage('print', 1, 'void *', 'void'), args[0]);
   const difo = g.finish(v, v.type);
   const format = PRINT_FORMAT_PREFIX + JSON.stringify(describeType(v.type, strsize));
   actions.push({ kind: D.DTRACEACT_DIFEXPR, difo, ntuple: 0, arg: 0n, uarg: 0n, format });

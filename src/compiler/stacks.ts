@@ -66,7 +66,7 @@ export function stackAction(cg: CodeGenerator, opts: CodegenOptions, call: A.Cal
     if (args.length === 1) {
       integerArg(cg, opts, name, args, 0);
       const v = constValue(args[0], cg.types);
-      if (v === null || v <= 0n) throw err('D_STACK_SIZE', 'stack( ) size must be a non-zero positive integral constant expression', call);
+      if (v === null || v <= 0n) throw err('D_STACK_SIZE', 'stack( ) argument #1 must be a non-zero positive integer constant', call);
       frames = Number(v);
     }
     return { action: { ...plain(D.DTRACEACT_STACK), arg: BigInt(frames) }, type: STACK_TYPE };

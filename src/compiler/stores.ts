@@ -11,7 +11,7 @@ import * as D from '../dif/constants.js';
 import { encodeCopys, encodeLoad, encodeR, encodeStore } from '../dif/builder.js';
 import type * as A from './ast.js';
 import { type DifoGen, type Val, err } from './codegen.js';
-import { type Place, assignable, isPointerIndex, memoryPlace, updateStep } from './typed-expr.js';
+import { type Place, assignable, isPointerIndex, memoryPlace, refuseArrayTarget, updateStep } from './typed-expr.js';
 import { difType, isByRef, isScalar, typeName, type DType } from './types.js';
 
 const STORES: Record<number, number> = { 1: D.DIF_OP_STB, 2: D.DIF_OP_STH, 4: D.DIF_OP_STW, 8: D.DIF_OP_STX };
@@ -50,7 +50,7 @@ function lvaluePlace(g: DifoGen, target: A.Expression, op: string, at: A.Express
   const p = memoryPlace(g, target)!;
   if (p.type.kind === 'array' || p.type.kind === 'function') {
     g.release(p.reg);
-    if (op === '=') throw err('D_OP_ARRFUN', `operator ${op} may not be applied to operand of type "${typeName(p.type)}"`, at);
+    if (op === '=') refuseArrayTarget(p.type, at);
     throw err('D_OP_LVAL', `operator ${op} requires modifiable lvalue as an operand`, at);
   }
   return p;

@@ -11,6 +11,7 @@ import type * as A from './ast.js';
 import { constValue } from './aggregations.js';
 import type { CodeGenerator } from './codegen.js';
 import { err } from './codegen.js';
+import { protoArgMessage } from './errors.js';
 import { typeName } from './types.js';
 
 export function tracememActions(cg: CodeGenerator, call: A.Call, actions: ActionDescription[]): void {
@@ -25,7 +26,7 @@ export function tracememActions(cg: CodeGenerator, call: A.Call, actions: Action
     const g = cg.difoGen();
     const v = g.expr(args[2]);
     if (v.type.kind !== 'int' && v.type.kind !== 'pointer' && v.type.kind !== 'enum')
-      throw err('D_TRACEMEM_DYNSIZE', 'tracemem ( ) dynamic size (argument #3) must be of scalar type', args[2]);
+      throw err('D_PROTO_ARG', protoArgMessage('tracemem', 3, 'size_t', typeName(v.type)), args[2]);
     const difo = g.finish(v, { kind: 'int', name: 'uint64_t', size: 8, signed: false });
     actions.push({ kind: D.DTRACEACT_TRACEMEM_DYNSIZE, difo, ntuple: 0, arg: 0n, uarg: 0n });
   }

@@ -292,6 +292,15 @@ export function addressOf(g: DifoGen, e: A.Unary): Val {
 
 // ---- arithmetic and comparison
 
+/**
+ * An array or function may not be assigned to, not even a char array from a string: DTrace
+ * refuses `=` on one (D_OP_ARRFUN), whether a variable or an object in memory.
+ */
+export function refuseArrayTarget(t: DType, at: A.Expression): void {
+  if (t.kind === 'array' || t.kind === 'function')
+    throw err('D_OP_ARRFUN', `operator = may not be applied to operand of type "${typeName(t)}"`, at);
+}
+
 export function isNullConstant(e: A.Expression): boolean {
   return (e.kind === 'IntegerLiteral' && e.value === 0n) || isNullIdentifier(e);
 }

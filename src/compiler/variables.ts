@@ -17,7 +17,7 @@ import { encodeLdv, encodeR, encodeStv } from '../dif/builder.js';
 import type * as A from './ast.js';
 import { type CodeGenerator, type DifoGen, type Val, err, resolveType } from './codegen.js';
 import { LONG, TRANSLATED_TYPE, difType, isDynamicType, typeName, type DType } from './types.js';
-import { isNullConstant, narrow, updateStep } from './typed-expr.js';
+import { isNullConstant, narrow, refuseArrayTarget, updateStep } from './typed-expr.js';
 
 type Scope = 'global' | 'thread' | 'local';
 
@@ -99,6 +99,7 @@ export class Variables {
       }
       // Structs, unions and arrays are copied into the variable by value, as strings are.
       const byRef = (t: DType) => t.kind === 'struct' || t.kind === 'array';
+      refuseArrayTarget(v.type ?? val.type, e);
       if (v.type === null) v.type = val.type;
       else if (v.scope !== 'local' && v.type.kind === 'struct' && isNullConstant(e.value)) {
         // Assigning 0 to a struct- or union-valued dynamic variable deletes it, as for scalars.

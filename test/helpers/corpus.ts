@@ -110,8 +110,8 @@ export const NOT_COMPILING: readonly string[] = [
   'agg-err-printa-undef.d', // D_PRINTA_AGGBAD: undefined aggregation: @nosuch
   'agg-err-quantize-args.d', // D_PROTO_LEN: quantize( ) prototype mismatch: 3 args passed, at most 2 expected
   'cli-extraneous-arg.d', // D_MACRO_UNUSED: extraneous argument 'extra' ($1 is not referenced)
-  'cons-print-agg.d', // D_PRINT_AGG: print( ) may not be applied to an aggregation
-  'cons-print-void.d', // D_PRINT_VOID: print( ) may not be applied to a void expression
+  'cons-print-agg.d', // D_PROTO_ARG: print( ) argument #1 is incompatible with prototype: aggregation
+  'cons-print-void.d', // D_PROTO_ARG: print( ) argument #1 is incompatible with prototype: void
   'cons-printf-f-int.d', // D_PRINTF_ARG_TYPE: printf( ) argument #2 is incompatible with conversion #1 prot
   'cons-printf-hd-int.d', // D_PRINTF_ARG_TYPE: printf( ) argument #2 is incompatible with conversion #1 prot
   'cons-printf-hh-undefined.d', // D_SYNTAX: format conversion #1 is undefined: %hhd
@@ -424,7 +424,7 @@ export const NOT_COMPILING: readonly string[] = [
   'spec-err-commit-drec.d', // D_DREC_COMM: data-recording actions may not follow commit( )
   'spec-err-drec.d', // D_SPEC_DREC: speculate( ) may not follow data-recording action(s)
   'stack-err-expr.d', // D_CG_EXPR: tracing function stack( ) may not be called from a D expression (D pr
-  'stack-err-size.d', // D_STACK_SIZE: stack( ) size must be a non-zero positive integral constant expres
+  'stack-err-size.d', // D_STACK_SIZE: stack( ) argument #1 must be a non-zero positive integer constant
   'stack-err-sym-proto.d', // D_PROTO_LEN: sym( ) prototype mismatch: 0 args passed, 1 expected
   'stack-err-ustack-frames.d', // D_USTACK_FRAMES: ustack( ) argument #1 must be a non-zero positive integer const
   'stack-err-ustack-strsize.d', // D_USTACK_STRSIZE: ustack( ) argument #2 must be a positive integer constant

@@ -103,7 +103,7 @@ describe('compiler: stack and symbol actions', () => {
   });
 
   test('bad arguments get DTrace diagnostics', () => {
-    expect(compileError('stack(0);')).toBe('D_STACK_SIZE: stack( ) size must be a non-zero positive integral constant expression');
+    expect(compileError('stack(0);')).toBe('D_STACK_SIZE: stack( ) argument #1 must be a non-zero positive integer constant');
     expect(compileError('stack(arg0);')).toMatch(/^D_STACK_SIZE/);
     expect(compileError('ustack(-2);')).toBe('D_USTACK_FRAMES: ustack( ) argument #1 must be a non-zero positive integer constant');
     expect(compileError('ustack(2, -1);')).toBe('D_USTACK_STRSIZE: ustack( ) argument #2 must be a positive integer constant');
