@@ -818,6 +818,32 @@ function cleanpath(c: Call): void {
   a.place(inside);
   a.movImm(R3, 0);
   storeByte(c, out, R2, R3, R4);
+  // DTrace for Linux then drops a trailing "/." and a trailing "/" ("/a/b/" is "/a/b", "/a/."
+  // is "/a"); the root stays "/". tj := the length.
+  a.st(8, R8, tj, 0);
+  loop(c, R1, n, (brk) => {
+    loadByte(c, R3, out, R1, R4);
+    leaveImm(a, JMP.JEQ, R3, 0, brk);
+    a.aluImm(ALU.ADD, R1, 1), a.stx(8, R8, tj, R1);
+  });
+  for (const ch of [0x2e, 0x2f]) {
+    const keep = a.label('clean.keep');
+    a.ldx(8, R2, R8, tj);
+    a.jmpImm(JMP.JLT, R2, 2, keep);
+    a.jmpImm(JMP.JGT, R2, n, keep);
+    a.aluImm(ALU.SUB, R2, 1);
+    loadByte(c, R3, out, R2, R4);
+    a.jmpImm(JMP.JNE, R3, ch, keep);
+    if (ch === 0x2e) {
+      a.mov(R6, R2), a.aluImm(ALU.SUB, R6, 1);
+      loadByte(c, R3, out, R6, R4);
+      a.jmpImm(JMP.JNE, R3, 0x2f, keep);
+    }
+    a.stx(8, R8, tj, R2);
+    a.movImm(R3, 0);
+    storeByte(c, out, R2, R3, R4);
+    a.place(keep);
+  }
   resultAddr(c, out);
 }
 
