@@ -215,13 +215,13 @@ function baseArg(c: Call, i: number): void {
 // ---------------------------------------------------------------- string subroutines
 
 /**
- * strlen(s): at most strsize, as DTrace's bounded dtrace_strlen() counts. The read gets one byte
- * more than strsize (mem.cmpB follows mem.cmpA) to tell a string of strsize characters or more.
+ * strlen(s): at most the strsize option's value, which is n - 1 here (a string slot holds that
+ * many characters and the NUL), as DTrace for Linux counts.
  */
 function strlen(c: Call): void {
   const { t, n } = c, a = t.a;
   arg(c, 0, R3);
-  a.mov(R1, R8), a.aluImm(ALU.ADD, R1, t.env.mem.cmpA), a.movImm(R2, n + 1);
+  a.mov(R1, R8), a.aluImm(ALU.ADD, R1, t.env.mem.cmpA), a.movImm(R2, n);
   a.call(HELPER.probe_read_kernel_str);
   arg(c, 0, R1);
   faultUnless(c, (ok) => a.jmpImm(JMP.JSGT, R0, 0, ok), D.DTRACEFLT_BADADDR, R1);
