@@ -867,12 +867,14 @@ function copyin(c: Call): void {
 function copyinstr(c: Call): void {
   const { t, n } = c, a = t.a;
   const out = t.stringSlot(n);
-  a.movImm(R2, n);
+  // As DTrace for Linux copies: at most strsize bytes (n - 1 here) with the NUL, or the given
+  // size with it (copyinstr(s, 4) keeps 3 characters); a size of 0 copies nothing and faults.
+  a.movImm(R2, n - 1);
   if (c.nargs > 1) {
     const keep = a.label('copyinstr.size');
     arg(c, 1, R4);
-    a.jmpImm(JMP.JGE, R4, n, keep);
-    a.mov(R2, R4), a.aluImm(ALU.ADD, R2, 1);
+    a.jmpImm(JMP.JGE, R4, n - 1, keep);
+    a.mov(R2, R4);
     a.place(keep);
   }
   arg(c, 0, R3);
