@@ -867,14 +867,15 @@ function copyin(c: Call): void {
 function copyinstr(c: Call): void {
   const { t, n } = c, a = t.a;
   const out = t.stringSlot(n);
-  // As DTrace for Linux copies: at most strsize bytes (n - 1 here) with the NUL, or the given
-  // size with it (copyinstr(s, 4) keeps 3 characters); a size of 0 copies nothing and faults.
+  // At most strsize bytes (n - 1 here) with the NUL, as DTrace (illumos and Linux alike) copies.
+  // A size below strsize keeps that many characters, as illumos does (copyinstr(buf, len) of a
+  // write(2) is the whole buffer); DTrace for Linux keeps one fewer.
   a.movImm(R2, n - 1);
   if (c.nargs > 1) {
     const keep = a.label('copyinstr.size');
     arg(c, 1, R4);
     a.jmpImm(JMP.JGE, R4, n - 1, keep);
-    a.mov(R2, R4);
+    a.mov(R2, R4), a.aluImm(ALU.ADD, R2, 1);
     a.place(keep);
   }
   arg(c, 0, R3);
