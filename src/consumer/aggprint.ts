@@ -190,11 +190,12 @@ function totals(data: bigint[], first: number, last: number, zoom = false): { to
 
 /** The rows a quantize() table shows. */
 function quantizeRange(buckets: bigint[]): [number, number] {
-  // quantize()'s scan never reaches the last bucket when looking for data.
+  // DTrace for Linux scans every bucket, the last (2^62 and up) too; nothing at all shows the
+  // three rows about zero.
   let first = 0;
-  while (first < QUANTIZE_NBUCKETS - 1 && buckets[first] === 0n) first++;
+  while (first < QUANTIZE_NBUCKETS && buckets[first] === 0n) first++;
   let last = QUANTIZE_NBUCKETS - 1;
-  if (first === QUANTIZE_NBUCKETS - 1) return [QUANTIZE_ZEROBUCKET - 1, QUANTIZE_ZEROBUCKET + 1];
+  if (first === QUANTIZE_NBUCKETS) return [QUANTIZE_ZEROBUCKET - 1, QUANTIZE_ZEROBUCKET + 1];
   if (first > 0) first--;
   while (last > 0 && buckets[last] === 0n) last--;
   if (last < QUANTIZE_NBUCKETS - 1) last++;

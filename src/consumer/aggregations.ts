@@ -122,6 +122,8 @@ export class Aggregations {
    * printa() after trunc(@, n) shows what trunc() left.
    */
   private passSnap: AggregationEntry[] | null = null;
+  /** Keyless aggregations trunc() emptied: hidden while their (reset) data is all zero. */
+  private truncated = new Set<number>();
 
   constructor(
     private device: Device,
@@ -138,8 +140,9 @@ export class Aggregations {
 
   private entries(desc: AggregationDescription, all: AggregationEntry[]): Entry[] {
     const keyed = desc.keys.length > 0 || this.kept.has(desc.id);
+    const hidden = desc.keys.length === 0 && this.truncated.has(desc.id);
     return normalizeSymbolKeys(desc, all.filter((e) => e.id === desc.id))
-      .filter((e) => seen(desc.action, e.perCpu, keyed))
+      .filter((e) => seen(desc.action, e.perCpu, keyed) && !(hidden && e.perCpu.every((b) => b.every((x) => x === 0))))
       .map((e) => ({ keys: desc.keys.map((k) => (isSymbolicAction(k.action) ? symbolicKey(k, e.key) : decode(k, e.key))), data: mergePerCpu(desc.action, e.perCpu), raw: e.key, sources: e.sources }));
   }
 
@@ -279,7 +282,7 @@ export class Aggregations {
   clear(id: number): void {
     const desc = this.byId.get(id);
     const snap = this.read();
-    if (desc && desc.keys.length === 0 && this.entries(desc, snap).length > 0) this.kept.add(id);
+    if (desc && desc.keys.length === 0 && this.entries(desc, snap).length > 0) this.kept.add(id), this.truncated.delete(id);
     this.device.clearAggregation(id, snap.filter((e) => e.id === id));
     // The pass's snapshot reads zero for it too, keys kept (min() and max() start again: read anew).
     const restarts = desc?.action === D.DTRACEAGG_MIN || desc?.action === D.DTRACEAGG_MAX;
@@ -300,6 +303,8 @@ export class Aggregations {
     else if (n < 0n) remove = sorted.slice(Math.min(sorted.length, Number(-n)));
     else remove = sorted;
     if (remove.length > 0) this.kept.delete(id);
+    // A keyless aggregation's array entry is only reset: DTrace has no entry until it is hit.
+    if (remove.length > 0 && desc.keys.length === 0) this.truncated.add(id);
     const byKey = new Map(snap.filter((e) => e.id === id).map((e) => [e.key.toString('hex'), e]));
     const read = remove.flatMap((e) => e.sources ?? [e.raw]).map((k) => byKey.get(k.toString('hex'))).filter((e) => e !== undefined);
     this.device.removeAggregationKeys(id, read);

@@ -87,7 +87,8 @@ export interface LinuxDeviceOptions {
 function tracingOptions(options: ReadonlyMap<string, string>): TracingOptions {
   const bufsize = numericOption(options, 'bufsize');
   return {
-    strsize: numericOption(options, 'strsize'),
+    // DTrace for Linux holds strsize characters and their NUL: every string slot is a byte longer.
+    strsize: numericOption(options, 'strsize') + 1,
     // Under fill and ring the consumer keeps bufsize bytes a CPU; the kernel's buffers carry the
     // records to it and must not lose them first.
     bufsize: optionValue(options, 'bufpolicy') === 'switch' ? bufsize : Math.max(bufsize, Number(optionDefault('bufsize'))),

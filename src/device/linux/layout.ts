@@ -152,7 +152,7 @@ export function layoutMemory(
   // each alloca() and copyin() call of the clause that has the most.
   const scratchSize = opts.scratchsize !== undefined
     ? roundUp(Math.max(8, opts.scratchsize), 8)
-    : Math.max(8, strsize * Math.max(0, ...program.ecbs.map(allocaSites)));
+    : Math.max(8, roundUp(strsize, 8) * Math.max(0, ...program.ecbs.map(allocaSites)));
   // A user-space string argument (proc:::exec's path) is copied into mem (tracepoint-args.ts).
   const userStrings = probes.some((probe) =>
     [...probe.args, ...(probe.sites ?? []).flatMap((s) => s.args)].some((x) => x.from?.kind === 'userString'));

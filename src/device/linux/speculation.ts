@@ -315,27 +315,21 @@ function commitOrDiscard(t: ProbeTranslator, commit: boolean, next: Label): void
   a.st(8, R8, slot, 0);
   speculationIndex(t, end, next);
   stateAndCpu(t, s, end);
-  const immediate = commit ? SPEC_TAG.COMMIT : SPEC_TAG.DISCARD;
   const clean = commit ? SPEC_TAG.COMMIT_CLEAN : SPEC_TAG.DISCARD_CLEAN;
   for (let i = 0; i < ATTEMPTS; i++) {
-    const toInactive = a.label('spec.inactive'), toClean = a.label('spec.clean'), cas = a.label('spec.cas');
+    const toClean = a.label('spec.clean');
     a.ldx(8, R1, R7, 0);
     a.mov(R2, R1);
     a.aluImm(ALU.AND, R2, 0xff);
-    // Nothing recorded anywhere yet: a commit is over at once, a discard waits for the cleaner.
-    a.jmpImm(JMP.JEQ, R2, SPEC_STATE.ACTIVE, commit ? toInactive : toClean);
+    // As in DTrace for Linux, a committed or discarded speculation stays busy until the consumer
+    // has acted on its marker, whatever it recorded and where (illumos frees one recorded on this
+    // CPU only at once): a speculation() later in the same firing finds it busy.
+    a.jmpImm(JMP.JEQ, R2, SPEC_STATE.ACTIVE, toClean);
     a.jmpImm(JMP.JEQ, R2, SPEC_STATE.ACTIVEMANY, toClean);
     a.jmpImm(JMP.JNE, R2, SPEC_STATE.ACTIVEONE, end); // inactive, or already committing/discarding
-    onThisCpu(a, s, toInactive); // recorded on this CPU only: done here
-    a.ja(toClean);
-    a.place(toInactive);
-    sameGeneration(a, SPEC_STATE.INACTIVE);
-    a.movImm(R5, immediate);
-    a.ja(cas);
     a.place(toClean);
     sameGeneration(a, commit ? SPEC_STATE.COMMITTINGMANY : SPEC_STATE.DISCARDING);
     a.movImm(R5, clean);
-    a.place(cas);
     a.mov(R0, R1);
     cmpxchg(a, R7, R3);
     a.jmp(JMP.JEQ, R0, R1, ok);

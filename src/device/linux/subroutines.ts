@@ -215,13 +215,13 @@ function baseArg(c: Call, i: number): void {
 // ---------------------------------------------------------------- string subroutines
 
 /**
- * strlen(s): at most strsize, as DTrace's bounded dtrace_strlen() counts. The read gets one byte
- * more than strsize (mem.cmpB follows mem.cmpA) to tell a string of strsize characters or more.
+ * strlen(s): at most the strsize option's value, which is n - 1 here (a string slot holds that
+ * many characters and the NUL), as DTrace for Linux counts.
  */
 function strlen(c: Call): void {
   const { t, n } = c, a = t.a;
   arg(c, 0, R3);
-  a.mov(R1, R8), a.aluImm(ALU.ADD, R1, t.env.mem.cmpA), a.movImm(R2, n + 1);
+  a.mov(R1, R8), a.aluImm(ALU.ADD, R1, t.env.mem.cmpA), a.movImm(R2, n);
   a.call(HELPER.probe_read_kernel_str);
   arg(c, 0, R1);
   faultUnless(c, (ok) => a.jmpImm(JMP.JSGT, R0, 0, ok), D.DTRACEFLT_BADADDR, R1);
@@ -839,6 +839,32 @@ function cleanpath(c: Call): void {
   a.place(inside);
   a.movImm(R3, 0);
   storeByte(c, out, R2, R3, R4);
+  // DTrace for Linux then drops a trailing "/." and a trailing "/" ("/a/b/" is "/a/b", "/a/."
+  // is "/a"); the root stays "/". tj := the length.
+  a.st(8, R8, tj, 0);
+  loop(c, R1, n, (brk) => {
+    loadByte(c, R3, out, R1, R4);
+    leaveImm(a, JMP.JEQ, R3, 0, brk);
+    a.aluImm(ALU.ADD, R1, 1), a.stx(8, R8, tj, R1);
+  });
+  for (const ch of [0x2e, 0x2f]) {
+    const keep = a.label('clean.keep');
+    a.ldx(8, R2, R8, tj);
+    a.jmpImm(JMP.JLT, R2, 2, keep);
+    a.jmpImm(JMP.JGT, R2, n, keep);
+    a.aluImm(ALU.SUB, R2, 1);
+    loadByte(c, R3, out, R2, R4);
+    a.jmpImm(JMP.JNE, R3, ch, keep);
+    if (ch === 0x2e) {
+      a.mov(R6, R2), a.aluImm(ALU.SUB, R6, 1);
+      loadByte(c, R3, out, R6, R4);
+      a.jmpImm(JMP.JNE, R3, 0x2f, keep);
+    }
+    a.stx(8, R8, tj, R2);
+    a.movImm(R3, 0);
+    storeByte(c, out, R2, R3, R4);
+    a.place(keep);
+  }
   resultAddr(c, out);
 }
 
@@ -862,11 +888,14 @@ function copyin(c: Call): void {
 function copyinstr(c: Call): void {
   const { t, n } = c, a = t.a;
   const out = t.stringSlot(n);
-  a.movImm(R2, n);
+  // At most strsize bytes (n - 1 here) with the NUL, as DTrace (illumos and Linux alike) copies.
+  // A size below strsize keeps that many characters, as illumos does (copyinstr(buf, len) of a
+  // write(2) is the whole buffer); DTrace for Linux keeps one fewer.
+  a.movImm(R2, n - 1);
   if (c.nargs > 1) {
     const keep = a.label('copyinstr.size');
     arg(c, 1, R4);
-    a.jmpImm(JMP.JGE, R4, n, keep);
+    a.jmpImm(JMP.JGE, R4, n - 1, keep);
     a.mov(R2, R4), a.aluImm(ALU.ADD, R2, 1);
     a.place(keep);
   }

@@ -1,5 +1,6 @@
 /* flags: -q */
-/* After commit() on the CPU that speculated, the speculation is free again at once. */
+/* After commit() the speculation stays busy until the consumer has seen its marker, as in DTrace
+   for Linux (output and the failure taken from the reference), so the second speculation() fails. */
 BEGIN
 {
 	self->s1 = speculation();
