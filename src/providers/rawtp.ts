@@ -4,18 +4,9 @@
 // BTF's prototype of the tracepoint (btf_trace_NAME), its leading __data left out.
 
 import type { Attach, Probe, ProbeArg, Provider } from './provider.js';
-import { attr, type ProviderAttributes } from '../abi/stability.js';
-import { kernelTracepoints } from './sdt.js';
+import { TRACEPOINT_ATTRIBUTES, kernelTracepoints } from './sdt.js';
 import { rawPrototype } from './tracepoint-probe.js';
 import { tracefsRoot } from './tracefs.js';
-
-const ATTRIBUTES: ProviderAttributes = {
-  provider: attr('Evolving', 'Evolving', 'ISA'),
-  module: attr('Private', 'Private', 'Unknown'),
-  function: attr('Private', 'Private', 'Unknown'),
-  name: attr('Private', 'Private', 'ISA'),
-  args: attr('Private', 'Private', 'ISA'),
-};
 
 class RawtpProbe implements Probe {
   id = 0;
@@ -43,7 +34,7 @@ class RawtpProbe implements Probe {
 
 export class RawtpProvider implements Provider {
   readonly name = 'rawtp';
-  readonly attributes = ATTRIBUTES;
+  readonly attributes = TRACEPOINT_ATTRIBUTES;
   hasProbeNamed = (name: string): boolean => /^[a-z0-9_]+$/.test(name);
 
   constructor(private readonly root?: string) {}

@@ -12,7 +12,8 @@ import { attr, type ProviderAttributes } from '../abi/stability.js';
 import { recordArgs, TracepointProbe } from './tracepoint-probe.js';
 import { availableEvents, dynamicEvents, tracefsRoot } from './tracefs.js';
 
-const ATTRIBUTES: ProviderAttributes = {
+/** The stability of a kernel tracepoint's probes, whether sdt or rawtp offers them. */
+export const TRACEPOINT_ATTRIBUTES: ProviderAttributes = {
   provider: attr('Evolving', 'Evolving', 'ISA'),
   module: attr('Private', 'Private', 'Unknown'),
   function: attr('Private', 'Private', 'Unknown'),
@@ -24,7 +25,7 @@ const SKIPPED_GROUPS = new Set(['syscalls', 'kprobes', 'uprobes']);
 
 export class SdtProvider implements Provider {
   readonly name = 'sdt';
-  readonly attributes = ATTRIBUTES;
+  readonly attributes = TRACEPOINT_ATTRIBUTES;
   // The kernel's tracepoints are named as C identifiers in lower case.
   hasProbeNamed = (name: string): boolean => /^[a-z0-9_]+$/.test(name);
 
