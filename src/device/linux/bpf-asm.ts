@@ -171,6 +171,14 @@ export class BpfAsm {
   jmpImm(op: JmpOp, dst: number, imm: number, target: Label): void {
     this.insns.push({ code: BPF_JMP | op | BPF_K, dst, src: 0, off: 0, imm, label: target });
   }
+  /**
+   * may_goto (BPF_JCOND): fall through while the kernel's loop budget lasts, jump to `target` when
+   * it is spent -- how every bounded loop here gets past the verifier once, not per iteration.
+   */
+  mayGoto(target: Label): void {
+    this.jmpImm(0xe0 as JmpOp, 0, 0, target);
+  }
+
   ja(target: Label): void {
     this.insns.push({ code: BPF_JMP | JMP.JA, dst: 0, src: 0, off: 0, imm: 0, label: target });
   }

@@ -10,7 +10,7 @@
 import * as D from '../../dif/constants.js';
 import type { RecordDescription } from '../device.js';
 import { RECORD_HEADER_SIZE } from '../../abi/records.js';
-import { ALU, HELPER, JMP, type JmpOp, type Label, R0, R1, R2, R3, R6, R7, R8 } from './bpf-asm.js';
+import { ALU, HELPER, JMP, type Label, R0, R1, R2, R3, R6, R7, R8 } from './bpf-asm.js';
 import type { ProbeTranslator } from './translate.js';
 
 const HELPER_PROBE_WRITE_USER = 36;
@@ -19,7 +19,6 @@ const HELPER_SEND_SIGNAL_THREAD = 117;
 const SIGSTOP = 19;
 const NSIG = 64;
 /** BPF_JMP | BPF_JCOND: may_goto, taken once the program's loop budget is spent. */
-const MAY_GOTO = 0xe0 as JmpOp;
 /** DTrace's dtrace_chill_max: at most half a second of chill. */
 const CHILL_MAX_NS = 500_000_000;
 
@@ -58,7 +57,7 @@ export function emitDestructiveAction(t: ProbeTranslator, kind: number, rec: Rec
       a.call(HELPER.ktime_get_ns);
       a.alu(ALU.ADD, R6, R0); // the deadline
       a.place(loop);
-      a.jmpImm(MAY_GOTO, 0, 0, done);
+      a.mayGoto(done);
       a.call(HELPER.ktime_get_ns);
       a.jmp(JMP.JLT, R0, R6, loop);
       a.place(done);

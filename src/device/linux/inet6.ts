@@ -7,12 +7,11 @@
 // variables in mem, which the verifier checks once or twice rather than once per byte.
 
 import * as D from '../../dif/constants.js';
-import { ALU, HELPER, JMP, type JmpOp, type Label, R0, R1, R2, R3, R4, R5, R8 } from './bpf-asm.js';
+import { ALU, HELPER, JMP, type Label, R0, R1, R2, R3, R4, R5, R8 } from './bpf-asm.js';
 import type { ProbeTranslator } from './translate.js';
 
 const INET6_ADDRSTRLEN = 46;
 /** BPF_JMP | BPF_JCOND: may_goto, taken once the program's loop budget is spent. */
-const MAY_GOTO = 0xe0 as JmpOp;
 
 export function emitInet6(t: ProbeTranslator, rd: number, pc: number, next: Label, argi: number, ntoa6: boolean): void {
   const a = t.a, mem = t.env.mem, B = mem.cmpA;
@@ -35,7 +34,7 @@ export function emitInet6(t: ProbeTranslator, rd: number, pc: number, next: Labe
     const head = a.label('inet6.loop'), stop = a.label('inet6.stop');
     a.st(8, R8, steps, 0);
     a.place(head);
-    a.jmpImm(MAY_GOTO, 0, 0, stop);
+    a.mayGoto(stop);
     a.ldx(8, R1, R8, steps);
     a.jmpImm(JMP.JGE, R1, limit, stop);
     a.aluImm(ALU.ADD, R1, 1), a.stx(8, R8, steps, R1);

@@ -11,11 +11,10 @@
 // whatever strsize is, instead of once per iteration.
 
 import * as D from '../../dif/constants.js';
-import { ALU, type BpfAsm, HELPER, JMP, type JmpOp, type Label, R0, R1, R2, R3, R5, R6, R7, R8 } from './bpf-asm.js';
+import { ALU, type BpfAsm, HELPER, JMP, type Label, R0, R1, R2, R3, R5, R6, R7, R8 } from './bpf-asm.js';
 import type { MemLayout, ProbeTranslator } from './translate.js';
 
 /** BPF_JMP | BPF_JCOND: may_goto, taken once the program's loop budget is spent. */
-const MAY_GOTO = 0xe0 as JmpOp;
 
 // States: those up to COLLECT read the next byte of the text; the others step over the selector.
 const REST = 0, OBJECT = 1, STRING = 2, ESCAPE = 3, UNICODE = 4, COLON = 5, COMMA = 6, IDENT = 7;
@@ -115,7 +114,7 @@ class JsonCall {
     const head = a.label('json.loop'), stop = a.label('json.stop');
     set('steps', 0);
     a.place(head);
-    a.jmpImm(MAY_GOTO, 0, 0, stop);
+    a.mayGoto(stop);
     ld(R1, 'steps');
     a.jmpImm(JMP.JGE, R1, limit, stop);
     a.aluImm(ALU.ADD, R1, 1), st('steps', R1);

@@ -7,7 +7,6 @@
 import * as D from '../../dif/constants.js';
 import { ALU, HELPER, JMP, type JmpOp, type Label, R0, R1, R2, R3, R4, R6, R7, R8 } from './bpf-asm.js';
 
-const MAY_GOTO = 0xe0 as JmpOp; // BPF_JCOND: leave when the loop budget is spent
 import type { ProbeTranslator } from './translate.js';
 
 export function emitStrtok(t: ProbeTranslator, rd: number, pc: number, next: Label): void {
@@ -67,7 +66,7 @@ export function emitStrtok(t: ProbeTranslator, rd: number, pc: number, next: Lab
   a.st(8, R8, outIdx, 0);
   const copy = a.label('strtok.copy'), end = a.label('strtok.end');
   a.place(copy);
-  a.jmpImm(MAY_GOTO, 0, 0, end);
+  a.mayGoto(end);
   a.ldx(8, R7, R8, ctr);
   a.ldx(8, R4, R8, outIdx);
   leave(t, JMP.JGE, R7, n, end);
@@ -119,7 +118,7 @@ function counted(t: ProbeTranslator, reg: number, limit: number, ctr: number, bo
   const head = a.label('strtok.loop'), brk = a.label('strtok.brk');
   a.st(8, R8, ctr, 0);
   a.place(head);
-  a.jmpImm(MAY_GOTO, 0, 0, brk);
+  a.mayGoto(brk);
   a.ldx(8, reg, R8, ctr);
   leave(t, JMP.JGE, reg, limit, brk);
   body(brk);

@@ -116,7 +116,6 @@ function storeByte(c: Call, base: number, idx: number, src: number, scratchReg =
 }
 
 /** BPF_JMP | BPF_JCOND: may_goto, taken once the program's loop budget is spent. */
-const MAY_GOTO = 0xe0 as JmpOp;
 
 /** How deep loop() calls are nested while they are emitted (each depth has its counter in mem). */
 let loopDepth = 0;
@@ -152,7 +151,7 @@ function loop(c: Call, reg: number, limit: number, body: (brk: Label, cont: Labe
   loopDepth++;
   a.st(8, R8, ctr, 0);
   a.place(head);
-  a.jmpImm(MAY_GOTO, 0, 0, brk);
+  a.mayGoto(brk);
   a.ldx(8, reg, R8, ctr);
   leaveImm(a, JMP.JGE, reg, limit, brk);
   // Only the body nests loops; a TranslateError thrown in it must not leave the depth raised

@@ -195,7 +195,6 @@ export const CC_A = -64, CC_B = -72, TMP = -80, ZERO_KEY = -88;
 export const LOAD_TMP = -96;
 const STACK_ZERO_FROM = LOAD_TMP;
 /** BPF_JMP | BPF_JCOND: may_goto, taken once the program's loop budget is spent. */
-const MAY_GOTO = 0xe0 as JmpOp;
 
 // DIF branch -> BPF jump on (cc_a, cc_b)
 const BRANCH: Record<number, JmpOp> = {
@@ -871,7 +870,7 @@ export class ProbeTranslator {
     const ctr = (this.scmpCounter ??= this.scratch(8));
     a.st(8, R8, ctr, 0);
     a.place(loop);
-    a.jmpImm(MAY_GOTO, 0, 0, equal);
+    a.mayGoto(equal);
     a.ldx(8, R3, R8, ctr);
     a.jmpImm(JMP.JGE, R3, n, equal);
     a.mov(R4, R8), a.alu(ALU.ADD, R4, R3), a.ldx(1, R4, R4, mem.cmpA);
