@@ -176,7 +176,7 @@ export class AggregationCodegen {
     const argc = args.length;
     const tagBase = name === 'denormalize' ? 'NORMALIZE' : name.toUpperCase();
     // The count was checked against ACTION_PROTOTYPES (codegen.ts) before this.
-    const info = this.aggregationArg(args[0], name, 1, `D_${tagBase}_AGGARG`, `D_${tagBase}_AGGBAD`, call);
+    const info = this.aggregationArg(args[0], name, 1, `D_${tagBase}_AGGARG`, call);
     const act = LIBACTS[name];
     actions.push({ ...plain(D.DTRACEACT_LIBACT, this.constant(info.id, call)), arg: BigInt(act) });
     if (name === 'normalize' || name === 'trunc') {
@@ -208,7 +208,7 @@ export class AggregationCodegen {
       throw err('D_PRINTA_PROTO', `printa( ) prototype mismatch: ${args.length} args passed, ${argr} expected`, call);
     const infos: AggInfo[] = [];
     for (let i = first; i < args.length; i++) {
-      const info = this.aggregationArg(args[i], 'printa', i + 1, 'D_PRINTA_AGGARG', 'D_PRINTA_AGGBAD', call);
+      const info = this.aggregationArg(args[i], 'printa', i + 1, 'D_PRINTA_AGGARG', call);
       if (infos.length > 0) this.sameKeys(infos[0], info, args[first], args[i], call);
       infos.push(info);
     }
@@ -242,12 +242,13 @@ export class AggregationCodegen {
     }
   }
 
-  private aggregationArg(e: A.Expression | undefined, func: string, argn: number, badArg: string, undef: string, at: Pos): AggInfo {
+  private aggregationArg(e: A.Expression | undefined, func: string, argn: number, badArg: string, at: Pos): AggInfo {
     if (!e || e.kind !== 'Aggregation' || (e.keys !== null && e.keys !== undefined)) {
       throw err(badArg, `${func}( ) argument #${argn} is incompatible with prototype:\n\tprototype: aggregation\n\t argument: ${e ? describeArg(e) : 'void'}`, at);
     }
     const info = this.aggs.get(e.name);
-    if (!info) throw err(undef, `undefined aggregation: ${aggShown(e.name)}`, at);
+    // An aggregation no clause assigns is an unknown name to DTrace, whichever action names it.
+    if (!info) throw err('D_IDENT_UNDEF', `failed to resolve ${aggShown(e.name)}: Unknown variable name`, at);
     return info;
   }
 

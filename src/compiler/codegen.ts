@@ -25,7 +25,7 @@ import { callSubroutine } from './subroutines.js';
 import { BUILTIN_IDENTS, TypeScope } from './ctypes.js';
 import * as T from './typed-expr.js';
 import { Variables } from './variables.js';
-import { AggregationCodegen, constValue } from './aggregations.js';
+import { AGG_FUNCTION_NAMES, AggregationCodegen, constValue } from './aggregations.js';
 import { destructiveAction } from './destructive.js';
 import { isStackCall, stackAction } from './stacks.js';
 import { desugarClause, hasIfStatement } from './sugar.js';
@@ -141,6 +141,8 @@ export class CodeGenerator {
     const e = this.foldConditional(s.expression);
     if (e.kind === 'Call' && e.callee.kind === 'Identifier') {
       if (this.action(e, e.callee.name, actions)) return;
+      if (AGG_FUNCTION_NAMES.has(e.callee.name) && e.callee.module === undefined)
+        throw err('D_CG_EXPR', `aggregating function ${e.callee.name}( ) may not be called from a D expression (D program context required)`, e);
     }
     if (e.kind === 'Assignment' && e.target.kind === 'Aggregation') {
       this.aggregations.assign(e.target, e, actions);

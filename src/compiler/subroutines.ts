@@ -6,9 +6,9 @@ import { encodeCall } from '../dif/builder.js';
 import type * as A from './ast.js';
 import { type DifoGen, type Val, err } from './codegen.js';
 import { protoArgMessage, protoLenMessage } from './errors.js';
-import { constValue } from './aggregations.js';
+import { AGG_FUNCTION_NAMES, constValue } from './aggregations.js';
 import { BUILTIN_IDENTS } from './ctypes.js';
-import { intType, typeName, INT, LONG, STRING, VOID, type DType } from './types.js';
+import { AGGREGATING_FUNCTION_TYPE, intType, typeName, INT, LONG, STRING, VOID, type DType } from './types.js';
 
 const VOIDP: DType = { kind: 'pointer', name: 'void *', to: VOID };
 
@@ -77,6 +77,8 @@ export function callSubroutine(g: DifoGen, e: A.Call): Val {
     if (mismatch) throw err('D_PROTO_LEN', mismatch, e);
     return { reg: 0, type: VOID };
   }
+  // count() and the like outside `@a = ...`: a dynamic value each use refuses, as DTrace does.
+  if (!proto && AGG_FUNCTION_NAMES.has(name)) return { reg: 0, type: AGGREGATING_FUNCTION_TYPE };
   // copyout() and copyoutstr() are destructive actions (destructive.ts), not values.
   if (!proto || proto.destructive) throw err('D_FUNC_UNDEF', `undefined function name: ${name}`, e);
   const min = proto.args.length - (proto.optional ?? 0);

@@ -28,9 +28,12 @@ export const AGGREGATION_TYPE: DType = { kind: 'function', name: 'aggregation' }
 export const TRANSLATED_POINTER_TYPE: DType = { kind: 'function', name: 'pointer to translated data' };
 export const TRANSLATED_TYPE: DType = { kind: 'function', name: 'translated data' };
 
+/** What `count()` and the other aggregating functions are outside `@a = ...`: no value. */
+export const AGGREGATING_FUNCTION_TYPE: DType = { kind: 'function', name: 'aggregating function' };
+
 /** A dynamic expression (an aggregation or translated data): no value trace() could record. */
 export function isDynamicType(t: DType): boolean {
-  return t === AGGREGATION_TYPE || t === TRANSLATED_POINTER_TYPE || t === TRANSLATED_TYPE;
+  return t === AGGREGATION_TYPE || t === TRANSLATED_POINTER_TYPE || t === TRANSLATED_TYPE || t === AGGREGATING_FUNCTION_TYPE;
 }
 
 /** One member of a struct or union; offsets from the start of the struct. */

@@ -107,7 +107,7 @@ export const NOT_COMPILING: readonly string[] = [
   'agg-err-lquant-baseval.d', // D_LQUANT_BASEVAL: lquantize( ) argument #1 must be a 32-bit quantity
   'agg-err-lquant-matchbase.d', // D_LQUANT_MATCHBASE: lquantize( ) base (argument #1) doesn't match previous decla
   'agg-err-lquant-steplarge.d', // D_LQUANT_STEPLARGE: lquantize( ) step (argument #3) too large: must have at leas
-  'agg-err-printa-undef.d', // D_PRINTA_AGGBAD: undefined aggregation: @nosuch
+  'agg-err-printa-undef.d', // D_IDENT_UNDEF: failed to resolve @nosuch
   'agg-err-quantize-args.d', // D_PROTO_LEN: quantize( ) prototype mismatch: 3 args passed, at most 2 expected
   'cli-extraneous-arg.d', // D_MACRO_UNUSED: extraneous argument 'extra' ($1 is not referenced)
   'cons-print-agg.d', // D_PROTO_ARG: print( ) argument #1 is incompatible with prototype: aggregation

@@ -101,11 +101,11 @@ describe('aggregation diagnostics', () => {
     ['@ = quantize(1, 2, 3);', 'D_PROTO_LEN: line 3: quantize( ) prototype mismatch: 3 args passed, at most 2 expected'],
     ['@ = lquantize(1, 2);', 'D_PROTO_LEN: line 3: lquantize( ) prototype mismatch: 2 args passed, at least 3 expected'],
     ['@ = quantize(1, "a");', 'D_PROTO_ARG: line 3: quantize( ) increment value (argument #2) must be of scalar type'],
-    ['printa(@nope);', 'D_PRINTA_AGGBAD: line 3: undefined aggregation: @nope'],
+    ['printa(@nope);', 'D_IDENT_UNDEF: line 3: failed to resolve @nope: Unknown variable name'],
     ['@a = count();\nprinta("%d\\n", 1);', 'D_PRINTA_AGGARG: line 4: printa( ) argument #2 is incompatible with prototype:\n\tprototype: aggregation\n\t argument: int'],
     ['@a = count();\ntrunc(@a, 1, 2);', 'D_PROTO_LEN: line 4: trunc( ) prototype mismatch: 3 args passed, at most 2 expected'],
     ['@a = count();\nnormalize(@a);', 'D_PROTO_LEN: line 4: normalize( ) prototype mismatch: 1 arg passed, 2 expected'],
-    ['clear(@none);', 'D_CLEAR_AGGBAD: line 3: undefined aggregation: @none'],
+    ['clear(@none);', 'D_IDENT_UNDEF: line 3: failed to resolve @none: Unknown variable name'],
   ])('%s', (body, want) => {
     expect(compileError(body)).toBe(want);
   });
