@@ -130,7 +130,8 @@ export class CodeGenerator {
   private predicate(e: A.Expression): Difo {
     const g = new DifoGen(this, this.opts);
     const v = g.expr(e);
-    if (!isInteger(v.type) && v.type.kind !== 'string')
+    // A string is no scalar: DTrace refuses /execname/ and /"a" + 1/.
+    if (!isInteger(v.type))
       throw err('D_PRED_SCALAR', 'predicate result must be of scalar type', e);
     return g.finish(v, INT);
   }

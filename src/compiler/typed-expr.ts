@@ -142,7 +142,7 @@ export function member(g: DifoGen, e: A.Member): Val {
 
 /** The place `*e` designates. */
 function derefPlace(g: DifoGen, e: A.Unary): Place {
-  const v = g.expr(e.operand);
+  const v = asCharPointer(g.expr(e.operand)); // *s of a string is its first char, as in DTrace
   if (v.type === TRANSLATED_POINTER_TYPE) return { reg: v.reg, type: TRANSLATED_TYPE, bits: 0, bitOffset: 0, userland: false };
   if (!isPointerLike(v.type)) {
     g.release(v.reg);
@@ -394,9 +394,10 @@ export function typedArith(g: DifoGen, op: A.BinaryOperator, l: Val, r: Val, at:
   const plain = (t: DType) => t.kind === 'int' || t.kind === 'string';
   const integral = (t: DType) => t.kind === 'int' || t.kind === 'enum';
   if (at.kind === 'Binary' && at.written) checkCompound(g, at.written, l, r, at);
+  // A string plus or minus an integer is still a string in DTrace ("abc" + 1 traces as "bc").
   if ((op === '+' && l.type.kind === 'string' && integral(r.type)) || (op === '-' && l.type.kind === 'string' && integral(r.type)) ||
       (op === '+' && integral(l.type) && r.type.kind === 'string'))
-    return addPointer(g, op, asCharPointer(l), asCharPointer(r), at);
+    return { reg: addPointer(g, op, asCharPointer(l), asCharPointer(r), at).reg, type: STRING };
   if (plain(l.type) && plain(r.type)) return null;
   if (op === '+' || op === '-') {
     if (isPointerLike(l.type) || isPointerLike(r.type)) return addPointer(g, op, l, r, at);
