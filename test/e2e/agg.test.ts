@@ -83,7 +83,9 @@ describe.skipIf(skip)(`aggregations on the kernel${skip ? ` (skipped: ${skip})` 
     const out = await stormUnder('syscall::getppid:entry /execname == "aggstorm"/ { @k[timestamp % 23] = count(); } ' +
       'tick-40ms { printa("k %@d\\n", @k); trunc(@k); } END { printa("k %@d\\n", @k); }', calls);
     const counts = [...out.matchAll(/^k (\d+)$/gm)].map((m) => Number(m[1]));
-    expect(counts.length, 'the ticks printed and truncated several times').toBeGreaterThan(23 * 3);
+    // More than one round of 23 keys: at least one trunc() ran while the storms were counting (a
+    // loaded machine may fire few ticks in the storms' time; the sum is what matters).
+    expect(counts.length, 'the ticks printed and truncated while counting').toBeGreaterThan(23);
     expect(counts.reduce((a, b) => a + b, 0)).toBe(2 * calls);
   });
 
