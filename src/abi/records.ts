@@ -9,6 +9,13 @@ export const FAULT_EPID = 0;
  * device writes one to make the kernel tell a buffer's last lost records). */
 export const FLUSH_EPID = 0xffffffff;
 
+/**
+ * The format of a freopen() record that sends output back to dtrace's own (what the compiler
+ * makes of freopen(""), whose empty format would otherwise be refused): "." is never a file
+ * freopen(3) could open for writing, so no program can mean anything else by it.
+ */
+export const FREOPEN_RESTORE = '.';
+
 /** Kinds of tagged records (the kind of a speculation tag). */
 export const SPEC_TAG = {
   DATA: 1, // a speculative clause's record

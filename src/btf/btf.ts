@@ -121,6 +121,8 @@ export class Btf {
   private readonly offsets: Uint32Array;
   private readonly decoded: (BtfType | undefined)[];
   private nameIndex: NameIndex | undefined;
+  /** find()'s answers: the parser asks about every identifier of a program (is it a typedef?). */
+  private readonly found = new Map<string, BtfType | null>();
   private enumeratorIndex: Map<string, BtfEnumeratorInfo> | undefined;
 
   static parse(buf: Buffer, options: BtfParseOptions = {}): Btf {
@@ -442,10 +444,17 @@ export class Btf {
    * kind, the first type of any kind. Own types are searched before the base's.
    */
   find(name: string, kind?: BtfKindFilter): BtfType | undefined {
-    for (const id of this.ownIds(name)) {
-      if (kind === undefined || kindMatches(this.kindOf(id), kind)) return this.type(id);
+    const key = kind === undefined ? name : `${kind} ${name}`;
+    let t = this.found.get(key);
+    if (t === undefined) {
+      t = null;
+      for (const id of this.ownIds(name)) {
+        if (kind === undefined || kindMatches(this.kindOf(id), kind)) { t = this.type(id); break; }
+      }
+      t ??= this.base?.find(name, kind) ?? null;
+      this.found.set(key, t);
     }
-    return this.base?.find(name, kind);
+    return t ?? undefined;
   }
 
   /** Like find(), but throws a BtfError naming what was missing. */

@@ -12,6 +12,7 @@ import { encodeCall } from '../dif/builder.js';
 import type { ActionDescription, Program } from '../dof/program.js';
 import type { Difo } from '../dif/difo.js';
 import { resolveSignedness, validateFormat } from '../abi/printf-format.js';
+import { FREOPEN_RESTORE } from '../abi/records.js';
 import type * as A from './ast.js';
 import { type CodeGenerator, type DifoGen, type Val, err, formatNotConstant, printfArgType } from './codegen.js';
 import { INT, VOID, isInteger, typeName, type DType } from './types.js';
@@ -84,9 +85,14 @@ function system(cg: CodeGenerator, call: A.Call, actions: ActionDescription[], n
     return { difo: g.finish(v, v.type), type: v.type };
   });
   const types = vals.map((v) => printfArgType(v.type));
-  const problem = validateFormat(fmt.value, types, { func: name, exactLength: true });
+  // freopen("") restores dtrace's own output: its record carries a sentinel format instead of
+  // the empty one, which printf-like actions refuse; a program may not name the sentinel itself.
+  if (name === 'freopen' && fmt.value === FREOPEN_RESTORE)
+    throw err('D_FREOPEN_INVALID', `freopen( ) argument #1 cannot be "${FREOPEN_RESTORE}"`, call);
+  const text = name === 'freopen' && fmt.value === '' ? FREOPEN_RESTORE : fmt.value;
+  const problem = validateFormat(text, types, { func: name, exactLength: true });
   if (problem) throw err(problem.tag, problem.message, call);
-  const format = resolveSignedness(fmt.value, types);
+  const format = resolveSignedness(text, types);
   if (vals.length === 0) {
     const g = cg.difoGen();
     actions.push({ ...act(kind, g.finish({ reg: 0, type: VOID }, VOID)), format });

@@ -4,6 +4,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { FREOPEN_RESTORE } from '../abi/records.js';
 
 /**
  * Print `pending`, run `command`, and return the (empty) rest of the line. `stdout`: the file
@@ -19,8 +20,9 @@ export function runSystem(command: string, pending: string, out: (text: string) 
 
 /**
  * freopen(): what dtrace prints from the record on goes to the named file, opened for appending
- * as libdtrace reopens its output; freopen("") goes back to dtrace's own output (stdout or -o).
- * A file that cannot be opened is a warning, and the output stays where it was.
+ * as libdtrace reopens its output. FREOPEN_RESTORE (what the compiler makes of freopen(""))
+ * goes back to dtrace's own output (stdout or -o). A file that cannot be opened is a warning, and
+ * the output stays where it was.
  */
 export class Reopened {
   /** The file freopen() opened, or null for dtrace's own output. */
@@ -38,7 +40,7 @@ export class Reopened {
   reopen(path: string, pending: string): string {
     if (pending) this.out(pending);
     let fd: number | null = null;
-    if (path !== '') {
+    if (path !== FREOPEN_RESTORE) {
       try {
         fd = openSync(path, 'a');
       } catch (e) {

@@ -122,6 +122,7 @@ export const NOT_COMPILING: readonly string[] = [
   'cons-tracemem-size-var.d', // D_TRACEMEM_SIZE: tracemem( ) argument #2 must be a non-zero positive integral co
   'cons-tracemem-string.d', // D_TRACEMEM_ADDR: tracemem( ) argument #1 is incompatible with prototype:
   'destr-breakpoint.d', // D_ACT_UNSUPP: breakpoint( ) is not available on Linux: eBPF programs cannot ente
+  'destr-freopen-dot.d', // D_FREOPEN_INVALID: freopen( ) argument #1 cannot be "."
   'destr-panic.d', // D_ACT_UNSUPP: panic( ) is not available on Linux: eBPF programs cannot panic the
   'front-err-addrof-array.d', // D_ADDROF_LVAL: unacceptable operand for unary & operator
   'front-err-addrof-bitfield.d', // D_ADDROF_BITFIELD: cannot take address of bit-field
