@@ -239,8 +239,40 @@ export class TypeScope {
         return { kind: 'array', of, count: Number(n) };
       }
       case 'FunctionType':
+        this.prototype('function', t.params, t.varargs, t);
         return { kind: 'function', name: 'function' };
     }
+  }
+
+  /** An associative array's key types, checked as DTrace checks an array's prototype. */
+  arrayKeys(t: A.ArrayType): DType[] {
+    return this.prototype('array', t.keys ?? [], t.varargs ?? false, t);
+  }
+
+  /**
+   * A prototype's parameter types, checked in order as dt_decl_prototype does: a function may
+   * take `...` and a sole void, an array neither; no parameter may be an associative array.
+   */
+  private prototype(kind: 'function' | 'array', params: A.Parameter[], varargs: boolean, at: At): DType[] {
+    const types: DType[] = [];
+    let voids = 0;
+    params.forEach((p, i) => {
+      const what = `${p.name ?? '(anonymous)'}, parameter #${i + 1}`;
+      if (p.type.kind === 'ArrayType' && p.type.keys)
+        fail('D_DECL_PROTO_TYPE', `${kind} prototype may not use parameter of type dynamic variable: ${what}`, p);
+      const type = this.resolve(p.type);
+      if (type.kind === 'void') {
+        voids++;
+        // named as written: a typedef of void keeps its own name there
+        const written = p.type.kind === 'NamedType' && p.type.specifier.kind === 'TypedefName' ? p.type.specifier.name : typeName(type);
+        if (kind === 'array') fail('D_DECL_PROTO_TYPE', `${kind} prototype may not use parameter of type ${written}: ${what}`, p);
+        if (p.name !== null) fail('D_DECL_PROTO_NAME', `void parameter may not have a name: ${p.name}`, p);
+      }
+      types.push(type);
+    });
+    if (varargs && kind === 'array') fail('D_DECL_PROTO_VARARGS', `${kind} prototype may not use a variable-length argument list`, params.at(-1) ?? at);
+    if (voids > 0 && params.length + (varargs ? 1 : 0) > 1) fail('D_DECL_PROTO_VOID', 'void must be sole parameter', params[0]);
+    return types;
   }
 
   private resolveNamed(t: A.NamedType): DType {

@@ -160,7 +160,7 @@ export class Variables {
         if (scope === 'local') throw err('D_DECL_LOCASSC', `associative arrays may not be declared as local variables: ${decl.name}`, decl);
         const type = resolveType(t.of, at);
         if (type.kind === 'void') throw err('D_DECL_VOIDOBJ', `cannot have void object: ${decl.name}`, decl);
-        const keys = t.keys.map((p) => resolveType(p.type, at));
+        const keys = this.cg.types.arrayKeys(t);
         const v = this.variable(scope, decl.name, true, decl);
         this.redeclared(v, type, decl, 'associative array');
         if (v.keys && !sameTypes(v.keys, keys))
