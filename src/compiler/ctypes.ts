@@ -412,7 +412,7 @@ export class TypeScope {
       const t = this.resolve(m.type);
       const mname = m.name ?? '';
       if (m.name === null && m.bits === null) fail('D_DECL_MNAME', 'member declaration requires a name', m);
-      if (m.name !== null && names.has(m.name)) fail('D_UNKNOWN', `failed to define member '${m.name}': Duplicate member or variable name`, m);
+      if (m.name !== null && names.has(m.name)) fail('D_UNKNOWN', `failed to define member '${m.name}': Duplicate member or variable name.`, m);
       if (t.kind === 'struct' && !t.def.complete)
         fail('D_DECL_INCOMPLETE', `incomplete struct/union/enum ${typeName(t)}: ${mname}`, m);
       // A string member (translator output structs have them) takes DTrace's default strsize.
@@ -433,7 +433,8 @@ export class TypeScope {
         }
         if (width < 0n || (width === 0n && m.name !== null))
           fail('D_DECL_BFCONST', 'positive integral constant expression expected as bit-field size', m);
-        if (t.kind !== 'int' && t.kind !== 'enum') fail('D_DECL_BFTYPE', `invalid type for bit-field: ${m.name ?? '(anon)'}`, m);
+        // an integer only, as DTrace has it (an enum is refused too)
+        if (t.kind !== 'int') fail('D_DECL_BFTYPE', `invalid type for bit-field: ${m.name ?? '(anon)'}`, m);
         w = Number(width);
         if (w > tsize * 8) fail('D_DECL_BFSIZE', `bit-field too big for type: ${m.name ?? '(anon)'}`, m);
         msize = w === 0 ? 0 : clp2(Math.ceil(w / 8));
@@ -512,6 +513,8 @@ export class TypeScope {
             fail('D_DECL_ENOFLOW', `enumerator '${e.name}' value overflows INT_MAX (2147483647)`, e);
         }
       }
+      // twice in one enum: the type library refuses it before the scope is asked
+      if (def.values.has(e.name)) fail('D_UNKNOWN', `failed to define enumerator '${e.name}': Duplicate member or variable name.`, e);
       if (this.enumerators.has(e.name) || this.inlines.has(e.name) || BUILTIN_IDENTS.has(e.name))
         fail('D_DECL_IDRED', `identifier redeclared: ${e.name}`, e);
       def.values.set(e.name, value);

@@ -135,7 +135,7 @@ export function canonicalBuiltinType(words: string[]): string | null {
   const dbl = count('double');
   const voids = count('void');
   const str = count('string');
-  if (signed + unsigned > 1 || short > 1 || long > 2 || char + int + flt + dbl + voids + str > 1) return null;
+  if (signed + unsigned > 1 || long > 2 || char + int + flt + dbl + voids + str > 1) return null;
   if (short && long) return null;
   const sign = signed || unsigned;
   if (voids || str || flt) {
@@ -946,15 +946,12 @@ class DParser extends EmbeddedActionsParser {
       enumerators = [];
       const first = this.SUBRULE(this.enumerator);
       this.ACTION(() => enumerators!.push(first));
-      this.MANY({
-        GATE: () => this.LA(2).tokenType !== L.RBrace,
-        DEF: () => {
-          this.CONSUME(L.Comma);
-          const next = this.SUBRULE2(this.enumerator);
-          this.ACTION(() => enumerators!.push(next));
-        },
+      // no comma after the last enumerator: DTrace's grammar has none
+      this.MANY(() => {
+        this.CONSUME(L.Comma);
+        const next = this.SUBRULE2(this.enumerator);
+        this.ACTION(() => enumerators!.push(next));
       });
-      this.OPTION3(() => this.CONSUME2(L.Comma));
       this.CONSUME(L.RBrace);
     });
     return this.ACTION(() => {
