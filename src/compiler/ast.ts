@@ -368,6 +368,8 @@ export interface ArrayType extends Position {
   of: TypeExpression;
   size: Expression | null;
   keys: Parameter[] | null;
+  /** `...` ended the tuple signature (which DTrace refuses for arrays). */
+  varargs?: boolean;
 }
 
 /** A function type: `T name(params)`; `params` empty for `()`; `(void)` is one void parameter. */

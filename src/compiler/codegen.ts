@@ -17,7 +17,7 @@ import type * as A from './ast.js';
 import { DtraceError, protoArgMessage, protoLenMessage } from './errors.js';
 import { ACTION_PROTOTYPES, actionArity } from '../dif/subroutines.js';
 import {
-  BUILTINS, INT, LONG, STRING, ULONG, VOID, arithmetic, difType, intType, isInteger, isUnsigned,
+  BUILTINS, INT, LONG, STRING, ULONG, VOID, arithmetic, difType, intType, isInteger, isScalar, isUnsigned,
   cArithmetic, typeName, type DType, AGGREGATION_TYPE, isDynamicType, TRANSLATED_TYPE,
 } from './types.js';
 import { type ArgType, resolveSignedness, validateFormat } from '../abi/printf-format.js';
@@ -460,7 +460,7 @@ export class DifoGen {
         if (target.module !== undefined || BUILTINS.has(target.name) || this.constantName(target.name)) throw err('D_OP_WRITE', `operator ${e.op} can only be applied to a writable variable`, e);
         // As in DTrace, ++ and -- create a global never seen before as an int64_t.
         const g = this.cg.global(target.name) ?? this.cg.declareGlobal(target.name, LONG);
-        if (g.type.kind === 'array') throw err('D_OP_SCALAR', `operator ${e.op} requires operand of scalar type`, e);
+        if (!isScalar(g.type)) throw err('D_OP_SCALAR', `operator ${e.op} requires operand of scalar type`, e);
         const cur = this.loadGlobal(target.name, g);
         const one = this.alloc(e);
         b.setx(T.updateStep(this, g.type), one);
@@ -754,13 +754,14 @@ export class DifoGen {
     const v = this.expr(e.operand);
     switch (e.op) {
       case '+':
-        return v;
       case '-':
-        if (!isInteger(v.type)) throw err('D_OP_ARITH', 'operator - requires an operand of arithmetic type', e);
+        // arithmetic: an integer, not a pointer
+        if (!isInteger(v.type) || v.type.kind === 'pointer') throw err('D_OP_ARITH', `operator ${e.op} requires an operand of arithmetic type`, e);
+        if (e.op === '+') return v;
         b.emit(encodeR(D.DIF_OP_SUB, 0, v.reg, v.reg));
         return { reg: v.reg, type: keepIntType(v.type) };
       case '~':
-        if (!isInteger(v.type)) throw err('D_OP_INT', 'operator ~ requires an operand of integral type', e);
+        if (!isInteger(v.type) || v.type.kind === 'pointer') throw err('D_OP_INT', 'operator ~ requires an operand of integral type', e);
         b.emit(encodeNot(v.reg, v.reg));
         return { reg: v.reg, type: keepIntType(v.type) };
       case '!':

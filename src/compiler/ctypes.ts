@@ -239,8 +239,40 @@ export class TypeScope {
         return { kind: 'array', of, count: Number(n) };
       }
       case 'FunctionType':
+        this.prototype('function', t.params, t.varargs, t);
         return { kind: 'function', name: 'function' };
     }
+  }
+
+  /** An associative array's key types, checked as DTrace checks an array's prototype. */
+  arrayKeys(t: A.ArrayType): DType[] {
+    return this.prototype('array', t.keys ?? [], t.varargs ?? false, t);
+  }
+
+  /**
+   * A prototype's parameter types, checked in order as dt_decl_prototype does: a function may
+   * take `...` and a sole void, an array neither; no parameter may be an associative array.
+   */
+  private prototype(kind: 'function' | 'array', params: A.Parameter[], varargs: boolean, at: At): DType[] {
+    const types: DType[] = [];
+    let voids = 0;
+    params.forEach((p, i) => {
+      const what = `${p.name ?? '(anonymous)'}, parameter #${i + 1}`;
+      if (p.type.kind === 'ArrayType' && p.type.keys)
+        fail('D_DECL_PROTO_TYPE', `${kind} prototype may not use parameter of type dynamic variable: ${what}`, p);
+      const type = this.resolve(p.type);
+      if (type.kind === 'void') {
+        voids++;
+        // named as written: a typedef of void keeps its own name there
+        const written = p.type.kind === 'NamedType' && p.type.specifier.kind === 'TypedefName' ? p.type.specifier.name : typeName(type);
+        if (kind === 'array') fail('D_DECL_PROTO_TYPE', `${kind} prototype may not use parameter of type ${written}: ${what}`, p);
+        if (p.name !== null) fail('D_DECL_PROTO_NAME', `void parameter may not have a name: ${p.name}`, p);
+      }
+      types.push(type);
+    });
+    if (varargs && kind === 'array') fail('D_DECL_PROTO_VARARGS', `${kind} prototype may not use a variable-length argument list`, params.at(-1) ?? at);
+    if (voids > 0 && params.length + (varargs ? 1 : 0) > 1) fail('D_DECL_PROTO_VOID', 'void must be sole parameter', params[0]);
+    return types;
   }
 
   private resolveNamed(t: A.NamedType): DType {
@@ -380,7 +412,7 @@ export class TypeScope {
       const t = this.resolve(m.type);
       const mname = m.name ?? '';
       if (m.name === null && m.bits === null) fail('D_DECL_MNAME', 'member declaration requires a name', m);
-      if (m.name !== null && names.has(m.name)) fail('D_UNKNOWN', `failed to define member '${m.name}': Duplicate member or variable name`, m);
+      if (m.name !== null && names.has(m.name)) fail('D_UNKNOWN', `failed to define member '${m.name}': Duplicate member or variable name.`, m);
       if (t.kind === 'struct' && !t.def.complete)
         fail('D_DECL_INCOMPLETE', `incomplete struct/union/enum ${typeName(t)}: ${mname}`, m);
       // A string member (translator output structs have them) takes DTrace's default strsize.
@@ -401,7 +433,8 @@ export class TypeScope {
         }
         if (width < 0n || (width === 0n && m.name !== null))
           fail('D_DECL_BFCONST', 'positive integral constant expression expected as bit-field size', m);
-        if (t.kind !== 'int' && t.kind !== 'enum') fail('D_DECL_BFTYPE', `invalid type for bit-field: ${m.name ?? '(anon)'}`, m);
+        // an integer only, as DTrace has it (an enum is refused too)
+        if (t.kind !== 'int') fail('D_DECL_BFTYPE', `invalid type for bit-field: ${m.name ?? '(anon)'}`, m);
         w = Number(width);
         if (w > tsize * 8) fail('D_DECL_BFSIZE', `bit-field too big for type: ${m.name ?? '(anon)'}`, m);
         msize = w === 0 ? 0 : clp2(Math.ceil(w / 8));
@@ -480,6 +513,8 @@ export class TypeScope {
             fail('D_DECL_ENOFLOW', `enumerator '${e.name}' value overflows INT_MAX (2147483647)`, e);
         }
       }
+      // twice in one enum: the type library refuses it before the scope is asked
+      if (def.values.has(e.name)) fail('D_UNKNOWN', `failed to define enumerator '${e.name}': Duplicate member or variable name.`, e);
       if (this.enumerators.has(e.name) || this.inlines.has(e.name) || BUILTIN_IDENTS.has(e.name))
         fail('D_DECL_IDRED', `identifier redeclared: ${e.name}`, e);
       def.values.set(e.name, value);

@@ -59,6 +59,7 @@ const UNARY_KINDS = new Set([
 
 interface Specifiers {
   storage: A.StorageClass | null;
+  storageToken?: IToken;
   qualifiers: A.TypeQualifier[];
   words: IToken[];
   specifier: A.TypeSpecifier | null;
@@ -74,7 +75,7 @@ interface DeclaratorShape {
 }
 
 type Suffix =
-  | { kind: 'array'; tok: IToken; size: A.Expression | null; keys: A.Parameter[] | null }
+  | { kind: 'array'; tok: IToken; size: A.Expression | null; keys: A.Parameter[] | null; varargs: boolean }
   | { kind: 'function'; tok: IToken; params: A.Parameter[]; varargs: boolean };
 
 function pos(t: IToken): A.Position {
@@ -134,11 +135,12 @@ export function canonicalBuiltinType(words: string[]): string | null {
   const dbl = count('double');
   const voids = count('void');
   const str = count('string');
-  if (signed + unsigned > 1 || short > 1 || long > 2 || char + int + flt + dbl + voids + str > 1) return null;
+  if (signed + unsigned > 1 || long > 2 || char + int + flt + dbl + voids + str > 1) return null;
   if (short && long) return null;
   const sign = signed || unsigned;
   if (voids || str || flt) {
-    if (sign || short || long) return null;
+    // DTrace checks short against char alone: `short string` is a string
+    if (sign || (short && !str) || long) return null;
     return voids ? 'void' : str ? 'string' : 'float';
   }
   if (dbl) {
@@ -153,6 +155,11 @@ export function canonicalBuiltinType(words: string[]): string | null {
   return unsigned ? (size === 'int' ? 'unsigned int' : `unsigned ${size}`) : size;
 }
 
+/** The words that modify a base type rather than name one. */
+const ATTRIBUTE_WORDS = new Set(['signed', 'unsigned', 'short', 'long']);
+const SIGNINT: [string, string] = ['D_DECL_SIGNINT', 'invalid type declaration: signed and unsigned may only be used with integer type'];
+const LONGINT: [string, string] = ['D_DECL_LONGINT', 'invalid type declaration: long and long long may only be used with integer or floating-point type'];
+
 /**
  * Why builtin type words that canonicalBuiltinType() refused make no type, as DTrace says it:
  * two base names are a combination; short/long on char, any attribute on void, signed or
@@ -160,14 +167,15 @@ export function canonicalBuiltinType(words: string[]): string | null {
  * ("short long ", "long float") that DTrace then fails to resolve.
  */
 export function builtinWordsError(words: string[]): [string, string] {
-  const bases = words.filter((w) => !['signed', 'unsigned', 'short', 'long'].includes(w));
+  const bases = words.filter((w) => !ATTRIBUTE_WORDS.has(w));
   if (bases.length > 1) return [ErrorTags.D_DECL_COMBO, 'invalid type combination'];
   const base = bases[0] ?? '';
   const has = (w: string) => words.includes(w);
   if (base === 'char' && (has('short') || has('long'))) return ['D_DECL_CHARATTR', 'invalid type declaration: short and long may not be used with char type'];
   if (base === 'void') return ['D_DECL_VOIDATTR', 'invalid type declaration: attributes may not be used with void type'];
-  if ((base === 'float' || base === 'double') && (has('signed') || has('unsigned')))
-    return ['D_DECL_SIGNINT', 'invalid type declaration: signed and unsigned may only be used with integer type'];
+  if ((base === 'float' || base === 'double' || base === 'string') && (has('signed') || has('unsigned'))) return SIGNINT;
+  // string is a typedef to DTrace, so no attribute word fits it
+  if (base === 'string' && has('long')) return LONGINT;
   const longs = words.filter((w) => w === 'long').length;
   // DTrace's name: its attribute bits in order (a second long makes "long long"), then the base
   const attrs = (has('signed') ? 'signed ' : '') + (has('unsigned') ? 'unsigned ' : '') + (has('short') ? 'short ' : '')
@@ -289,15 +297,26 @@ class DParser extends EmbeddedActionsParser {
     );
   }
 
+  /** Does LA(i) begin a parameter with a storage class (`int a[register int]`)? */
+  private startsParameterClass(i: number): boolean {
+    const t = this.LA(i);
+    return this.is(t, L.StorageClassKw) && t.image !== 'self' && t.image !== 'this';
+  }
+
   /** May the declaration specifiers continue with LA(1)? */
   private continuesSpecifiers(state: Specifiers, allowStorage: boolean, forceType: boolean): boolean {
     const t = this.LA(1);
     if (this.is(t, L.StorageClassKw)) return allowStorage;
     if (this.is(t, L.QualifierKw) || this.is(t, L.Kw.userland)) return true;
-    const typed = state.words.length > 0 || state.specifier !== null;
-    if (this.is(t, L.BasicTypeKw)) return state.specifier === null;
-    if (this.is(t, L.Kw.struct) || this.is(t, L.Kw.union) || this.is(t, L.Kw.enum)) return !typed;
-    if (this.is(t, L.Identifier)) return !typed && (forceType || this.identIsType(1));
+    // Attribute words go with any type (`unsigned struct s`, `uint32_t long`) and a second base
+    // type is taken in too: DTrace refuses these combinations by name (baseType), not as syntax.
+    if (this.is(t, L.BasicTypeKw)) return true;
+    const attributesOnly = state.specifier === null && state.words.every((w) => ATTRIBUTE_WORDS.has(w.image));
+    if (this.is(t, L.Kw.struct) || this.is(t, L.Kw.union) || this.is(t, L.Kw.enum)) return state.specifier === null;
+    if (this.is(t, L.Identifier)) {
+      if (state.words.length === 0) return state.specifier === null && (forceType || this.identIsType(1));
+      return attributesOnly && this.identIsType(1);
+    }
     return false;
   }
 
@@ -797,6 +816,7 @@ class DParser extends EmbeddedActionsParser {
               this.ACTION(() => {
                 if (state.storage !== null) throw new DtraceError('D_DECL_CLASS', 'only one storage class allowed in a declaration', pos(t));
                 state.storage = t.image as A.StorageClass;
+                state.storageToken = t;
               });
             },
           },
@@ -926,15 +946,12 @@ class DParser extends EmbeddedActionsParser {
       enumerators = [];
       const first = this.SUBRULE(this.enumerator);
       this.ACTION(() => enumerators!.push(first));
-      this.MANY({
-        GATE: () => this.LA(2).tokenType !== L.RBrace,
-        DEF: () => {
-          this.CONSUME(L.Comma);
-          const next = this.SUBRULE2(this.enumerator);
-          this.ACTION(() => enumerators!.push(next));
-        },
+      // no comma after the last enumerator: DTrace's grammar has none
+      this.MANY(() => {
+        this.CONSUME(L.Comma);
+        const next = this.SUBRULE2(this.enumerator);
+        this.ACTION(() => enumerators!.push(next));
       });
-      this.OPTION3(() => this.CONSUME2(L.Comma));
       this.CONSUME(L.RBrace);
     });
     return this.ACTION(() => {
@@ -997,11 +1014,17 @@ class DParser extends EmbeddedActionsParser {
           ALT: () => {
             const tok = this.CONSUME(L.LBracket);
             let keys: A.Parameter[] | null = null;
+            let varargs = false;
             let size: A.Expression | null = null;
             this.OPTION3({
-              GATE: () => this.startsType(1),
+              // a tuple signature: a type, a parameter's storage class or `...`
+              GATE: () => this.startsType(1) || this.startsParameterClass(1) || this.LA(1).tokenType === L.Ellipsis,
               DEF: () => {
-                keys = this.SUBRULE(this.parameterList).params;
+                const list = this.SUBRULE(this.parameterList);
+                this.ACTION(() => {
+                  keys = list.params;
+                  varargs = list.varargs;
+                });
               },
             });
             this.OPTION4({
@@ -1011,7 +1034,7 @@ class DParser extends EmbeddedActionsParser {
               },
             });
             this.CONSUME(L.RBracket);
-            this.ACTION(() => suffixes.push({ kind: 'array', tok, size, keys }));
+            this.ACTION(() => suffixes.push({ kind: 'array', tok, size, keys, varargs }));
           },
         },
         {
@@ -1040,7 +1063,7 @@ class DParser extends EmbeddedActionsParser {
         for (let i = suffixes.length - 1; i >= 0; i--) {
           const s = suffixes[i];
           t = s.kind === 'array'
-            ? { kind: 'ArrayType', ...pos(s.tok), of: t, size: s.size, keys: s.keys }
+            ? { kind: 'ArrayType', ...pos(s.tok), of: t, size: s.size, keys: s.keys, ...(s.varargs ? { varargs: true } : {}) }
             : { kind: 'FunctionType', ...pos(s.tok), returns: t, params: s.params, varargs: s.varargs };
         }
         return innerShape ? innerShape.apply(t) : t;
@@ -1104,6 +1127,11 @@ class DParser extends EmbeddedActionsParser {
     const specs = this.SUBRULE(this.specifiers, { ARGS: [true, true] });
     const shape = this.SUBRULE(this.declarator, { ARGS: [false, true] });
     return this.ACTION(() => {
+      // A parameter may be `register` (C's one storage class for parameters); self and this
+      // are no storage class there to DTrace's grammar.
+      if (specs.storage === 'self' || specs.storage === 'this') throw syntaxError(specs.storageToken!);
+      if (specs.storage !== null && specs.storage !== 'register')
+        throw new DtraceError('D_DECL_PARMCLASS', 'inappropriate storage class for function or associative array parameter', pos(specs.storageToken!));
       const base = this.baseType(specs);
       return { kind: 'Parameter', ...at(base), name: shape.name, type: shape.apply(base) } as A.Parameter;
     });
@@ -1237,12 +1265,23 @@ class DParser extends EmbeddedActionsParser {
     let specifier = specs.specifier;
     if (specs.words.length > 0) {
       const words = specs.words.map((w) => w.image);
-      const name = canonicalBuiltinType(words);
-      if (name === null || specifier !== null) {
-        const [tag, message] = specifier !== null ? [ErrorTags.D_DECL_COMBO, 'invalid type combination'] : builtinWordsError(words);
-        throw new DtraceError(tag, message, pos(specs.words[specs.words.length - 1]));
+      const where = pos(specs.words[specs.words.length - 1]);
+      if (specifier !== null) {
+        // A struct, union, enum or typedef name with builtin words: a second base is a
+        // combination; signed/unsigned and long need an integer (long a float) type, which none
+        // of these is to DTrace (a typedef's kind is typedef); short is let pass, as DTrace does.
+        const [tag, message] = words.some((w) => !ATTRIBUTE_WORDS.has(w)) ? [ErrorTags.D_DECL_COMBO, 'invalid type combination']
+          : words.includes('signed') || words.includes('unsigned') ? SIGNINT
+          : words.includes('long') ? LONGINT : [null, ''];
+        if (tag !== null) throw new DtraceError(tag, message, where);
+      } else {
+        const name = canonicalBuiltinType(words);
+        if (name === null) {
+          const [tag, message] = builtinWordsError(words);
+          throw new DtraceError(tag, message, where);
+        }
+        specifier = { kind: 'BuiltinType', ...pos(specs.words[0]), name, words };
       }
-      specifier = { kind: 'BuiltinType', ...pos(specs.words[0]), name, words };
     }
     if (specifier === null) {
       // Only qualifiers/storage class (e.g. `const x;`, `self x;`): C's implicit int.

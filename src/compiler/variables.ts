@@ -16,7 +16,7 @@ import * as D from '../dif/constants.js';
 import { encodeLdv, encodeR, encodeStv } from '../dif/builder.js';
 import type * as A from './ast.js';
 import { type CodeGenerator, type DifoGen, type Val, err, resolveType } from './codegen.js';
-import { LONG, TRANSLATED_TYPE, difType, isDynamicType, typeName, type DType } from './types.js';
+import { LONG, TRANSLATED_TYPE, difType, isDynamicType, isScalar, typeName, type DType } from './types.js';
 import { isNullConstant, narrow, refuseArrayTarget, updateStep } from './typed-expr.js';
 
 type Scope = 'global' | 'thread' | 'local';
@@ -131,7 +131,7 @@ export class Variables {
     const target = e.operand;
     const v = this.resolve(target, true);
     if (v.type === null) v.type = LONG;
-    if (v.type.kind === 'string')
+    if (!isScalar(v.type))
       throw err('D_OP_SCALAR', `operator ${e.op} requires operand of scalar type`, e);
     const old = this.emitLoad(g, target, v);
     const one = g.alloc(e);
@@ -160,7 +160,7 @@ export class Variables {
         if (scope === 'local') throw err('D_DECL_LOCASSC', `associative arrays may not be declared as local variables: ${decl.name}`, decl);
         const type = resolveType(t.of, at);
         if (type.kind === 'void') throw err('D_DECL_VOIDOBJ', `cannot have void object: ${decl.name}`, decl);
-        const keys = t.keys.map((p) => resolveType(p.type, at));
+        const keys = this.cg.types.arrayKeys(t);
         const v = this.variable(scope, decl.name, true, decl);
         this.redeclared(v, type, decl, 'associative array');
         if (v.keys && !sameTypes(v.keys, keys))

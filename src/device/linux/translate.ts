@@ -713,87 +713,90 @@ export class ProbeTranslator {
     put(R1, rd);
   }
 
-  /** A store through a pointer (STB..STX): only where DTrace lets D code write. */
-  private storeThrough(op: number, r1: number, rd: number, fault: (code: number, addrReg?: number) => void): void {
+  /**
+   * dtrace_canstore for `size` bytes at the address in R2: this CPU's scratch memory (alloca()),
+   * the global structs, unions and arrays, the clause-local ones (dtrace_canstore_statvar); else
+   * an invalid address fault. Each region found gets a label where R4 holds the offset in it
+   * (bounded for the verifier) and a way to put its base address in R1 (trashes nothing else).
+   */
+  private storeRegions(size: number, fault: (code: number, addrReg?: number) => void): { at: Label; base: () => void }[] {
     const a = this.a, mem = this.env.mem;
-    const get = (reg: number, r: number) => this.getReg(reg, r);
-    // dtrace_canstore: only this CPU's scratch memory (alloca()) may be written, else an
-    // invalid address; then the alignment, as DTrace checks them.
-    // Global structs, unions and arrays may be written too (dtrace_canstore_statvar).
-    const size = D.DIF_STORES.get(op)!;
-    get(R2, rd);
-    a.ldx(8, R1, R8, mem.self), a.aluImm(ALU.ADD, R1, mem.scratch);
-    a.mov(R4, R2), a.alu(ALU.SUB, R4, R1);
-    const inside = a.label('store.inside');
-    a.jmpImm(JMP.JLE, R4, mem.scratchMax - size, inside);
+    const regions: { at: Label; base: () => void }[] = [];
+    const inMem = (off: number) => () => { a.mov(R1, R8), a.alu(ALU.ADD, R1, R4), a.aluImm(ALU.ADD, R1, off); };
+    if (size <= mem.scratchMax) {
+      const at = a.label('store.scratch');
+      a.ldx(8, R1, R8, mem.self), a.aluImm(ALU.ADD, R1, mem.scratch);
+      a.mov(R4, R2), a.alu(ALU.SUB, R4, R1);
+      a.jmpImm(JMP.JLE, R4, mem.scratchMax - size, at);
+      regions.push({ at, base: inMem(mem.scratch) });
+    }
     const wg = this.env.writableGlobals;
-    const globalLen = wg ? wg.end - wg.start : 0;
-    const inGlobal = a.label('store.global'), done = a.label('store.done');
-    if (wg && globalLen >= size) {
+    if (wg && wg.end - wg.start >= size) {
+      const at = a.label('store.global');
       a.ldx(8, R1, R8, mem.globalsBase), a.aluImm(ALU.ADD, R1, wg.start);
       a.mov(R4, R2), a.alu(ALU.SUB, R4, R1);
-      a.jmpImm(JMP.JLE, R4, globalLen - size, inGlobal);
+      a.jmpImm(JMP.JLE, R4, wg.end - wg.start - size, at);
+      regions.push({ at, base: () => { a.ldMapValue(R1, this.env.globalsFd, wg.start), a.alu(ALU.ADD, R1, R4); } });
     }
-    // Clause-local structs, unions and arrays (dtrace_canstore_statvar of the locals).
     const wl = writableLocals(this.env.vars);
-    const inLocal = a.label('store.local');
     if (wl && wl.end - wl.start >= size) {
+      const at = a.label('store.local');
       a.ldx(8, R1, R8, mem.self), a.aluImm(ALU.ADD, R1, wl.start);
       a.mov(R4, R2), a.alu(ALU.SUB, R4, R1);
-      a.jmpImm(JMP.JLE, R4, wl.end - wl.start - size, inLocal);
+      a.jmpImm(JMP.JLE, R4, wl.end - wl.start - size, at);
+      regions.push({ at, base: inMem(wl.start) });
     }
+    // With no region to take it (the size too large for any), the fault is always taken: behind
+    // a branch never taken (r8 is never NULL) so the code after it stays reachable for the verifier.
+    const after = a.label('store.none');
+    if (regions.length === 0) a.jmpImm(JMP.JEQ, R8, 0, after);
     fault(D.DTRACEFLT_BADADDR, R2);
-    // In a writable region (R4 the offset in it): store through the region's base (R1) at
-    // `off`. No alignment fault: DTrace for Linux stores a misaligned int (x86 allows it; a
-    // struct without end padding puts one at st[1].x), where illumos faults.
-    const alignedStore = (at: Label, base: () => void, off: number, last = false) => {
-      a.place(at);
-      get(R3, r1);
-      base();
-      a.stx(size, R1, off, R3);
-      if (!last) a.ja(done);
-    };
-    const inMem = () => { a.mov(R1, R8), a.alu(ALU.ADD, R1, R4); };
-    if (wl && wl.end - wl.start >= size) alignedStore(inLocal, inMem, wl.start);
-    if (wg && globalLen >= size) alignedStore(inGlobal, () => { a.ldMapValue(R1, this.env.globalsFd, wg.start), a.alu(ALU.ADD, R1, R4); }, 0);
-    alignedStore(inside, inMem, mem.scratch, true);
+    if (regions.length === 0) a.place(after);
+    return regions;
+  }
+
+  /** A store through a pointer (STB..STX): only where DTrace lets D code write. */
+  private storeThrough(op: number, r1: number, rd: number, fault: (code: number, addrReg?: number) => void): void {
+    const a = this.a;
+    const size = D.DIF_STORES.get(op)!;
+    this.getReg(R2, rd);
+    const regions = this.storeRegions(size, fault);
+    // No alignment fault: DTrace for Linux stores a misaligned int (x86 allows it; a struct
+    // without end padding puts one at st[1].x), where illumos faults.
+    const done = a.label('store.done');
+    regions.forEach((r, i) => {
+      a.place(r.at);
+      this.getReg(R3, r1);
+      r.base();
+      a.stx(size, R1, 0, R3);
+      if (i < regions.length - 1) a.ja(done);
+    });
     a.place(done);
   }
 
-  /** COPYS: a struct or array copied into scratch memory. */
+  /** COPYS: a struct, union, array or string copied to where a store may write (storeRegions). */
   private copys(d: DifoState, pc: number, r1: number, r2: number, rd: number, fault: (code: number, addrReg?: number) => void): void {
-    const a = this.a, mem = this.env.mem, difo = d.difo, labels = d.labels;
-    const get = (reg: number, r: number) => this.getReg(reg, r);
-    // Copy r2 bytes from r1 to rd: rd checked as the stores check it (dtrace_canstore), the
-    // source read with bpf_probe_read_kernel, a failed read an invalid address. The verifier
-    // needs the size as a constant: the SETX the compiler puts just before.
-    const size = constantAt(difo, pc, r2, labels);
+    const a = this.a;
+    // The source is read with bpf_probe_read_kernel, a failed read an invalid address. The
+    // verifier needs the size as a constant: the SETX the compiler puts just before.
+    const size = constantAt(d.difo, pc, r2, d.labels);
     if (size === undefined) throw new TranslateError(`copys at DIF offset ${pc * 4}: the size must be a constant`, this.ecbIndex, this.actionIndex);
-    get(R2, rd);
-    if (size > BigInt(mem.scratchMax)) {
-      // Never fits: always a fault, behind a branch never taken (r8 is never NULL) so the
-      // code after it stays reachable for the verifier.
-      const after = a.label('copys.after');
-      a.jmpImm(JMP.JEQ, R8, 0, after);
-      fault(D.DTRACEFLT_BADADDR, R2);
-      a.place(after);
-      return;
-    }
-    a.ldx(8, R1, R8, mem.self), a.aluImm(ALU.ADD, R1, mem.scratch);
-    a.mov(R4, R2), a.alu(ALU.SUB, R4, R1);
-    const inside = a.label('copys.inside'), ok = a.label('copys.ok');
-    a.jmpImm(JMP.JLE, R4, mem.scratchMax - Number(size), inside);
-    fault(D.DTRACEFLT_BADADDR, R2);
-    a.place(inside);
-    if (size === 0n) return;
-    a.mov(R1, R8), a.alu(ALU.ADD, R1, R4), a.aluImm(ALU.ADD, R1, mem.scratch);
-    a.movImm(R2, Number(size));
-    get(R3, r1);
-    a.call(HELPER.probe_read_kernel);
-    a.jmpImm(JMP.JEQ, R0, 0, ok);
-    get(R1, r1);
-    fault(D.DTRACEFLT_BADADDR, R1);
-    a.place(ok);
+    this.getReg(R2, rd);
+    const regions = this.storeRegions(Number(size), fault);
+    if (regions.length === 0) return;
+    const done = a.label('copys.done');
+    regions.forEach((r) => {
+      a.place(r.at);
+      if (size === 0n) { a.ja(done); return; }
+      r.base();
+      a.movImm(R2, Number(size));
+      this.getReg(R3, r1);
+      a.call(HELPER.probe_read_kernel);
+      a.jmpImm(JMP.JEQ, R0, 0, done);
+      this.getReg(R1, r1);
+      fault(D.DTRACEFLT_BADADDR, R1);
+    });
+    a.place(done);
   }
 
   /** Load DIF register r into BPF register reg (%r0 reads as zero). */
