@@ -8,7 +8,8 @@ import { Consumer, type Drained } from '../consumer/consumer.js';
 import { formatBufferedPiece } from '../consumer/buffered.js';
 import type { BufferPolicyName } from '../consumer/bufpolicy.js';
 import { writeDof } from '../dof/writer.js';
-import { LinuxDevice, DeviceError, type DeviceDebug } from '../device/linux/device.js';
+import { LinuxDevice, DeviceError, type BpfLog, type DeviceDebug, type ProgramListing } from '../device/linux/device.js';
+import { listing } from '../device/linux/bpf-disasm.js';
 import type { EnableResult } from '../device/device.js';
 import type { ProbeRegistry } from '../providers/registry.js';
 import { isSet, numericOption, optionValue } from '../options.js';
@@ -26,6 +27,8 @@ import { bufsizeRefusal } from './bufsize.js';
 const MAPS_REFRESH_MS = 100;
 /** ... and how often in the first second, when a short -c command may already have run. */
 const MAPS_EARLY_MS = 5, MAPS_EARLY_FOR_MS = 1000;
+// -x bpflogsize: DTrace for Linux's default (16 MiB - 1), and the most bpf(2) takes.
+const BPFLOG_DEFAULT_SIZE = 16 * 1024 * 1024 - 1, BPFLOG_MAX_SIZE = 2 ** 30 - 1;
 
 export interface TraceRun {
   s: Settings;
@@ -88,7 +91,13 @@ function enable(compiled: Compiled, registry: ProbeRegistry, s: Settings, notice
   // The device takes the program's options from its DOF; only the verifier log's wish is its own:
   // -v, -x debug, or DTrace for Linux's -x bpflog.
   const verifierLog = s.verbose > 0 || isSet(options, 'debug') || isSet(options, 'bpflog');
-  const device = new LinuxDevice(registry, { verbose: verifierLog, debug: deviceDebug() });
+  const device = new LinuxDevice(registry, {
+    verbose: verifierLog,
+    debug: deviceDebug(),
+    ...(isSet(options, 'bpflog') ? { bpflog: bpfLog(options) } : {}),
+    // -S lists the DIF as it compiles, and here the BPF each probe runs, as DTrace for Linux does.
+    ...(s.disassemble || isSet(options, 'verbose') ? { listing: (p: ProgramListing) => err(programListing(p)) } : {}),
+  });
   process.on('exit', () => device.close());
   const cannotEnable = (e: unknown): Fatal => {
     device.close();
@@ -215,6 +224,25 @@ function finish(device: LinuxDevice, consumer: Consumer, procs: ProcessSet, outp
   procs.release();
   output.close();
   return consumer.exitStatus ?? 0;
+}
+
+/** A loaded program's listing (-S): titled by its clauses when it runs any, else by its probe. */
+function programListing(p: ProgramListing): string {
+  const clause = (c: ProgramListing['clauses'][number]) => `${c.description}, <dt_clause_${c.index}>`;
+  const title = p.clauses.length === 1 ? `clause ${clause(p.clauses[0])}`
+    : p.clauses.length > 1 ? `clauses ${p.clauses.map(clause).join('; ')} (probe ${p.probe})`
+    : `the program of ${p.probe}`;
+  return `\nDisassembly of ${title}:\nINS  OFF    OPCODE                  INSTRUCTION\n${listing(p.insns).join('\n')}\n`;
+}
+
+/** -x bpflog: each program's verifier log on stderr, its lines marked "BPF: " as DTrace for Linux does. */
+function bpfLog(options: Map<string, string>): BpfLog {
+  const size = options.get('bpflogsize');
+  return {
+    size: size === undefined ? BPFLOG_DEFAULT_SIZE : Math.min(Number(size), BPFLOG_MAX_SIZE),
+    log: (text) => { for (const line of text.split('\n')) if (line !== '') err(`BPF: ${line}\n`); },
+    notice: (text) => err(text + '\n'),
+  };
 }
 
 /** The device's developer switches, from the environment: dtrace(1) is the one reader of it. */
