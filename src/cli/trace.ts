@@ -60,10 +60,11 @@ export async function trace({ s, mode, compiled, registry, procs, output, signal
     buffered: mode.buffered ? (piece) => process.stdout.write(formatBufferedPiece(piece)) : undefined,
   });
   const interrupted = await takeSignals(signals, consumer, device, procs, output);
-  start(device, consumer, options, bufsize, notice, cannotEnable);
+  const paced = switchratePaced(options);
+  const begun = start(device, consumer, options, bufsize, notice, cannotEnable, paced);
   procs.resume();
-  await traceLoop(device, consumer, procs, output, options, interrupted);
-  return finish(device, consumer, procs, output, mode);
+  const pending = await traceLoop(device, consumer, procs, output, options, interrupted, paced, begun);
+  return finish(device, consumer, procs, output, mode, pending);
 }
 
 /** Destructive actions without -w: refused before anything is loaded, after the match report. */
@@ -158,8 +159,21 @@ async function takeSignals(signals: Signals, consumer: Consumer, device: LinuxDe
   return () => interrupted > 0;
 }
 
-/** Attach the probes and run BEGIN, then say what the device left out or changed. */
-function start(device: LinuxDevice, consumer: Consumer, options: Map<string, string>, bufsize: number, notice: (m: string) => void, cannotEnable: (e: unknown) => Fatal): void {
+/**
+ * A switch rate the program or the command line set is kept to, as DTrace keeps to its own: the
+ * buffers are read only at each switch, so even BEGIN's exit() is seen at the first one. Unset,
+ * records are read as soon as they arrive (and at least every tenth of a second).
+ */
+function switchratePaced(options: Map<string, string>): boolean {
+  const v = options.get('switchrate');
+  return v !== undefined && v !== 'unset';
+}
+
+/**
+ * Attach the probes and run BEGIN, then say what the device left out or changed. BEGIN's records
+ * are consumed at once, or returned to wait for the first switch when `paced`.
+ */
+function start(device: LinuxDevice, consumer: Consumer, options: Map<string, string>, bufsize: number, notice: (m: string) => void, cannotEnable: (e: unknown) => Fatal, paced: boolean): Drained | undefined {
   let begun: Drained | undefined;
   try {
     // BEGIN's records are taken while only BEGIN has fired, so they print first whichever CPU
@@ -175,7 +189,8 @@ function start(device: LinuxDevice, consumer: Consumer, options: Map<string, str
   // Functions whose instruction the kernel cannot probe were left out: say so once.
   const skipped = device.uninstrumented;
   if (skipped.length > 0) err(`dtrace: ${skipped.length} function${skipped.length === 1 ? '' : 's'} could not be instrumented: ${skipped.join(', ')}\n`);
-  if (begun) consumer.consume(begun);
+  if (begun && !paced) consumer.consume(begun);
+  return paced ? begun : undefined;
 }
 
 /**
@@ -184,7 +199,8 @@ function start(device: LinuxDevice, consumer: Consumer, options: Map<string, str
  * the aggregation snapshot (its drop reports), the status check (dynamic variable and
  * speculation drops) and the speculation cleaner each run at their own rate (timers.ts).
  */
-async function traceLoop(device: LinuxDevice, consumer: Consumer, procs: ProcessSet, output: Output, options: Map<string, string>, interrupted: () => boolean): Promise<void> {
+async function traceLoop(device: LinuxDevice, consumer: Consumer, procs: ProcessSet, output: Output, options: Map<string, string>, interrupted: () => boolean, paced: boolean, begun: Drained | undefined): Promise<Drained | undefined> {
+  let pending = begun;
   const timers = traceTimers(options);
   const tracedAllExited = () => procs.procs.length > 0 && procs.live === 0;
   // A -c or -p process's mappings are read again while it runs, so that its user addresses are
@@ -197,21 +213,29 @@ async function traceLoop(device: LinuxDevice, consumer: Consumer, procs: Process
   const early = setInterval(rememberTraced, MAPS_EARLY_MS);
   setTimeout(() => clearInterval(early), MAPS_EARLY_FOR_MS).unref();
   while (consumer.exitStatus === null && !interrupted() && !tracedAllExited() && !consumer.filled) {
-    await device.wait(procs.live > 0 ? Math.min(MAPS_REFRESH_MS, timers.msUntilNext()) : timers.msUntilNext());
+    const ms = procs.live > 0 ? Math.min(MAPS_REFRESH_MS, timers.msUntilNext()) : timers.msUntilNext();
+    if (paced) await new Promise((r) => setTimeout(r, ms));
+    else await device.wait(ms);
     rememberTraced();
-    consumer.consume();
     const due = timers.due();
+    if (!paced || due.has('switchrate')) {
+      if (pending) consumer.consume(pending);
+      pending = undefined;
+      consumer.consume();
+    }
     if (due.has('aggrate')) consumer.snapshotAggregations();
     if (due.has('statusrate')) consumer.status();
     if (due.has('cleanrate')) consumer.clean();
     output.flush();
   }
   clearInterval(early);
+  return pending;
 }
 
 /** Stop tracing, print what remains, END's records and the aggregations; dtrace's exit status. */
-function finish(device: LinuxDevice, consumer: Consumer, procs: ProcessSet, output: Output, mode: Mode): number {
+function finish(device: LinuxDevice, consumer: Consumer, procs: ProcessSet, output: Output, mode: Mode, pending: Drained | undefined): number {
   device.stop();
+  if (pending) consumer.consume(pending);
   consumer.consume();
   consumer.flush(); // bufpolicy=ring: the buffers' contents are printed only now
   // Once stopped, DTrace checks the status one last time and snapshots the aggregations.
