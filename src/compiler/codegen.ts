@@ -37,6 +37,7 @@ import { tracememActions } from './tracemem.js';
 import { printAction } from './print.js';
 import { setoptActions } from './setopt.js';
 import { isMemoryTarget, storeAssignment, storeUpdate } from './stores.js';
+import { optionDefault } from '../options.js';
 
 export interface Val {
   reg: number;
@@ -852,10 +853,19 @@ function describeNode(e: A.Expression): string {
 }
 
 /**
+ * A key of `n` values fits DTrace's tuple registers (-x tregs, 8 by default), which, as DTrace
+ * counts them, hold tregs + 1 keys. A failure is libdtrace's own error: no tag, no line.
+ */
+export function checkTuple(opts: CodegenOptions, n: number): void {
+  const tregs = Number(opts.option?.('tregs') ?? optionDefault('tregs'));
+  if (n > tregs + 1) throw new DtraceError('', 'Insufficient tuple registers to generate code', { region: '' });
+}
+
+/**
  * The registers an expression takes computed as written, left operands first; null when it may
  * have an effect (an assignment, a call) or is not simple enough to say.
  */
-function registerNeed(e: A.Expression): number | null {
+export function registerNeed(e: A.Expression): number | null {
   switch (e.kind) {
     case 'IntegerLiteral': case 'FloatLiteral': case 'StringLiteral': case 'Identifier':
     case 'MacroVariable': case 'ThreadLocal': case 'ClauseLocal': case 'SizeofType': case 'Offsetof':
