@@ -92,12 +92,19 @@ function enable(compiled: Compiled, registry: ProbeRegistry, s: Settings, notice
   // The device takes the program's options from its DOF; only the verifier log's wish is its own:
   // -v, -x debug, or DTrace for Linux's -x bpflog.
   const verifierLog = s.verbose > 0 || isSet(options, 'debug') || isSet(options, 'bpflog');
+  // -S lists the DIF as it compiles, and here the BPF each probe runs, as DTrace for Linux does;
+  // -x debug says what is loaded.
+  const list = s.disassemble || isSet(options, 'verbose'), debug = isSet(options, 'debug');
   const device = new LinuxDevice(registry, {
     verbose: verifierLog,
     debug: deviceDebug(),
     ...(isSet(options, 'bpflog') ? { bpflog: bpfLog(options) } : {}),
-    // -S lists the DIF as it compiles, and here the BPF each probe runs, as DTrace for Linux does.
-    ...(s.disassemble || isSet(options, 'verbose') ? { listing: (p: ProgramListing) => err(programListing(p)) } : {}),
+    ...(list || debug ? {
+      listing: (p: ProgramListing) => {
+        if (debug) debugMessage(`loading the BPF program of ${p.probe} (${p.insns.length / 8} instructions, ${p.clauses.length} clause${p.clauses.length === 1 ? '' : 's'})`);
+        if (list) err(programListing(p));
+      },
+    } : {}),
   });
   process.on('exit', () => device.close());
   const cannotEnable = (e: unknown): Fatal => {
@@ -111,6 +118,7 @@ function enable(compiled: Compiled, registry: ProbeRegistry, s: Settings, notice
     throw cannotEnable(e);
   }
 
+  if (debug) debugMessage(`enabled ${enabled.probes.length} probe${enabled.probes.length === 1 ? '' : 's'} and ${enabled.aggregations.length} aggregation${enabled.aggregations.length === 1 ? '' : 's'}`);
   const reports = s.verbose > 0 ? compiled.stabilityReports(true) : [];
   compiled.matchMessages(enabled.matched).forEach((m, i) => {
     notice(m.replace(/^dtrace: /, ''));
@@ -248,6 +256,11 @@ function finish(device: LinuxDevice, consumer: Consumer, procs: ProcessSet, outp
   procs.release();
   output.close();
   return consumer.exitStatus ?? 0;
+}
+
+/** -x debug: a line as DTrace's debug messages are laid out -- who, DEBUG, a time stamp (µs), the text. */
+function debugMessage(text: string): void {
+  err(`dtrace DEBUG ${process.hrtime.bigint() / 1000n}: ${text}\n`);
 }
 
 /** A loaded program's listing (-S): titled by its clauses when it runs any, else by its probe. */
