@@ -325,7 +325,13 @@ Napi::Value ProgLoad(const Napi::CallbackInfo& info) {
   };
 
   long fd = attempt(static_cast<uint32_t>(logLevel), static_cast<uint32_t>(logSize));
-  if (fd >= 0) return Napi::Number::New(env, static_cast<double>(fd));
+  if (fd >= 0) {
+    // An accepted program's log goes to the caller's onLog, when it asked for one (-x bpflog).
+    Napi::Value onLog = o.Get("onLog");
+    if (logLevel > 0 && onLog.IsFunction())
+      onLog.As<Napi::Function>().Call({Napi::String::New(env, log.data(), strnlen(log.data(), log.size()))});
+    return Napi::Number::New(env, static_cast<double>(fd));
+  }
   int err = errno;
   if (logLevel == 0) {
     // Load again with a log only to explain the failure; keep the first errno.

@@ -27,9 +27,10 @@ export const INVALID_VALUE = 'Invalid value for specified option';
  *  enum     one of a fixed set of words
  *  version  a D API version, major.minor[.micro], no newer than this compiler's
  *  iregs    the number of DIF integer registers: only all 8 are enough
+ *  count    a positive number, a size's suffixes allowed (tregs)
  *  lockmem  a size, or "unlimited"
  */
-type Kind = 'flag' | 'runtime' | 'size' | 'rate' | 'string' | 'enum' | 'version' | 'iregs' | 'lockmem' | 'oformat' | 'attribute';
+type Kind = 'flag' | 'runtime' | 'size' | 'rate' | 'string' | 'enum' | 'version' | 'iregs' | 'count' | 'lockmem' | 'oformat' | 'attribute';
 
 /** An option's kind, its words (enum), and DTrace's default where a stage reads it (as the map holds it). */
 interface OptionSpec { kind: Kind; values?: string[]; caseless?: boolean; default?: string; min?: bigint }
@@ -69,7 +70,8 @@ const OPTIONS: Record<string, OptionSpec> = {
   strip: { kind: 'flag' },
   syslibdir: { kind: 'string' },
   tree: { kind: 'runtime' },
-  tregs: { kind: 'runtime' },
+  // DIF's tuple registers: how many keys a tuple may have (compiler/codegen.ts, checkTuple).
+  tregs: { kind: 'count', default: '8' },
   udefs: { kind: 'flag' },
   undef: { kind: 'string' },
   unodefs: { kind: 'flag' },
@@ -291,6 +293,12 @@ function validateOption(name: string, value: string | null): [string, string] {
       if (!(n > 0 && n <= DIF_REGS)) throw bad();
       if (n < DIF_REGS) throw new OptionError(name, 'Insufficient registers to generate code');
       return [name, String(n)];
+    }
+    case 'count': {
+      // Decimal only, as DTrace reads it (0x10 is refused, 1k is 1024).
+      const s = value === null || !/^\d+[kmgt]?$/i.test(value) ? null : parseSize(value);
+      if (s === null || s <= 0n) throw bad();
+      return [name, s.toString()];
     }
     case 'lockmem': {
       if (value === 'unlimited') return [name, value];

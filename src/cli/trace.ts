@@ -8,7 +8,8 @@ import { Consumer, type Drained } from '../consumer/consumer.js';
 import { formatBufferedPiece } from '../consumer/buffered.js';
 import type { BufferPolicyName } from '../consumer/bufpolicy.js';
 import { writeDof } from '../dof/writer.js';
-import { LinuxDevice, DeviceError, type DeviceDebug } from '../device/linux/device.js';
+import { LinuxDevice, DeviceError, type BpfLog, type DeviceDebug, type ProgramListing } from '../device/linux/device.js';
+import { listing } from '../device/linux/bpf-disasm.js';
 import type { EnableResult } from '../device/device.js';
 import type { ProbeRegistry } from '../providers/registry.js';
 import { isSet, numericOption, optionValue } from '../options.js';
@@ -26,6 +27,8 @@ import { bufsizeRefusal } from './bufsize.js';
 const MAPS_REFRESH_MS = 100;
 /** ... and how often in the first second, when a short -c command may already have run. */
 const MAPS_EARLY_MS = 5, MAPS_EARLY_FOR_MS = 1000;
+// -x bpflogsize: DTrace for Linux's default (16 MiB - 1), and the most bpf(2) takes.
+const BPFLOG_DEFAULT_SIZE = 16 * 1024 * 1024 - 1, BPFLOG_MAX_SIZE = 2 ** 30 - 1;
 
 export interface TraceRun {
   s: Settings;
@@ -57,10 +60,11 @@ export async function trace({ s, mode, compiled, registry, procs, output, signal
     buffered: mode.buffered ? (piece) => process.stdout.write(formatBufferedPiece(piece)) : undefined,
   });
   const interrupted = await takeSignals(signals, consumer, device, procs, output);
-  start(device, consumer, options, bufsize, notice, cannotEnable);
+  const paced = switchratePaced(options);
+  const begun = start(device, consumer, options, bufsize, notice, cannotEnable, paced);
   procs.resume();
-  await traceLoop(device, consumer, procs, output, options, interrupted);
-  return finish(device, consumer, procs, output, mode);
+  const pending = await traceLoop(device, consumer, procs, output, options, interrupted, paced, begun);
+  return finish(device, consumer, procs, output, mode, pending);
 }
 
 /** Destructive actions without -w: refused before anything is loaded, after the match report. */
@@ -88,7 +92,20 @@ function enable(compiled: Compiled, registry: ProbeRegistry, s: Settings, notice
   // The device takes the program's options from its DOF; only the verifier log's wish is its own:
   // -v, -x debug, or DTrace for Linux's -x bpflog.
   const verifierLog = s.verbose > 0 || isSet(options, 'debug') || isSet(options, 'bpflog');
-  const device = new LinuxDevice(registry, { verbose: verifierLog, debug: deviceDebug() });
+  // -S lists the DIF as it compiles, and here the BPF each probe runs, as DTrace for Linux does;
+  // -x debug says what is loaded.
+  const list = s.disassemble || isSet(options, 'verbose'), debug = isSet(options, 'debug');
+  const device = new LinuxDevice(registry, {
+    verbose: verifierLog,
+    debug: deviceDebug(),
+    ...(isSet(options, 'bpflog') ? { bpflog: bpfLog(options) } : {}),
+    ...(list || debug ? {
+      listing: (p: ProgramListing) => {
+        if (debug) debugMessage(`loading the BPF program of ${p.probe} (${p.insns.length / 8} instructions, ${p.clauses.length} clause${p.clauses.length === 1 ? '' : 's'})`);
+        if (list) err(programListing(p));
+      },
+    } : {}),
+  });
   process.on('exit', () => device.close());
   const cannotEnable = (e: unknown): Fatal => {
     device.close();
@@ -101,6 +118,7 @@ function enable(compiled: Compiled, registry: ProbeRegistry, s: Settings, notice
     throw cannotEnable(e);
   }
 
+  if (debug) debugMessage(`enabled ${enabled.probes.length} probe${enabled.probes.length === 1 ? '' : 's'} and ${enabled.aggregations.length} aggregation${enabled.aggregations.length === 1 ? '' : 's'}`);
   const reports = s.verbose > 0 ? compiled.stabilityReports(true) : [];
   compiled.matchMessages(enabled.matched).forEach((m, i) => {
     notice(m.replace(/^dtrace: /, ''));
@@ -149,8 +167,21 @@ async function takeSignals(signals: Signals, consumer: Consumer, device: LinuxDe
   return () => interrupted > 0;
 }
 
-/** Attach the probes and run BEGIN, then say what the device left out or changed. */
-function start(device: LinuxDevice, consumer: Consumer, options: Map<string, string>, bufsize: number, notice: (m: string) => void, cannotEnable: (e: unknown) => Fatal): void {
+/**
+ * A switch rate the program or the command line set is kept to, as DTrace keeps to its own: the
+ * buffers are read only at each switch, so even BEGIN's exit() is seen at the first one. Unset,
+ * records are read as soon as they arrive (and at least every tenth of a second).
+ */
+function switchratePaced(options: Map<string, string>): boolean {
+  const v = options.get('switchrate');
+  return v !== undefined && v !== 'unset';
+}
+
+/**
+ * Attach the probes and run BEGIN, then say what the device left out or changed. BEGIN's records
+ * are consumed at once, or returned to wait for the first switch when `paced`.
+ */
+function start(device: LinuxDevice, consumer: Consumer, options: Map<string, string>, bufsize: number, notice: (m: string) => void, cannotEnable: (e: unknown) => Fatal, paced: boolean): Drained | undefined {
   let begun: Drained | undefined;
   try {
     // BEGIN's records are taken while only BEGIN has fired, so they print first whichever CPU
@@ -166,7 +197,8 @@ function start(device: LinuxDevice, consumer: Consumer, options: Map<string, str
   // Functions whose instruction the kernel cannot probe were left out: say so once.
   const skipped = device.uninstrumented;
   if (skipped.length > 0) err(`dtrace: ${skipped.length} function${skipped.length === 1 ? '' : 's'} could not be instrumented: ${skipped.join(', ')}\n`);
-  if (begun) consumer.consume(begun);
+  if (begun && !paced) consumer.consume(begun);
+  return paced ? begun : undefined;
 }
 
 /**
@@ -175,7 +207,8 @@ function start(device: LinuxDevice, consumer: Consumer, options: Map<string, str
  * the aggregation snapshot (its drop reports), the status check (dynamic variable and
  * speculation drops) and the speculation cleaner each run at their own rate (timers.ts).
  */
-async function traceLoop(device: LinuxDevice, consumer: Consumer, procs: ProcessSet, output: Output, options: Map<string, string>, interrupted: () => boolean): Promise<void> {
+async function traceLoop(device: LinuxDevice, consumer: Consumer, procs: ProcessSet, output: Output, options: Map<string, string>, interrupted: () => boolean, paced: boolean, begun: Drained | undefined): Promise<Drained | undefined> {
+  let pending = begun;
   const timers = traceTimers(options);
   const tracedAllExited = () => procs.procs.length > 0 && procs.live === 0;
   // A -c or -p process's mappings are read again while it runs, so that its user addresses are
@@ -188,21 +221,29 @@ async function traceLoop(device: LinuxDevice, consumer: Consumer, procs: Process
   const early = setInterval(rememberTraced, MAPS_EARLY_MS);
   setTimeout(() => clearInterval(early), MAPS_EARLY_FOR_MS).unref();
   while (consumer.exitStatus === null && !interrupted() && !tracedAllExited() && !consumer.filled) {
-    await device.wait(procs.live > 0 ? Math.min(MAPS_REFRESH_MS, timers.msUntilNext()) : timers.msUntilNext());
+    const ms = procs.live > 0 ? Math.min(MAPS_REFRESH_MS, timers.msUntilNext()) : timers.msUntilNext();
+    if (paced) await new Promise((r) => setTimeout(r, ms));
+    else await device.wait(ms);
     rememberTraced();
-    consumer.consume();
     const due = timers.due();
+    if (!paced || due.has('switchrate')) {
+      if (pending) consumer.consume(pending);
+      pending = undefined;
+      consumer.consume();
+    }
     if (due.has('aggrate')) consumer.snapshotAggregations();
     if (due.has('statusrate')) consumer.status();
     if (due.has('cleanrate')) consumer.clean();
     output.flush();
   }
   clearInterval(early);
+  return pending;
 }
 
 /** Stop tracing, print what remains, END's records and the aggregations; dtrace's exit status. */
-function finish(device: LinuxDevice, consumer: Consumer, procs: ProcessSet, output: Output, mode: Mode): number {
+function finish(device: LinuxDevice, consumer: Consumer, procs: ProcessSet, output: Output, mode: Mode, pending: Drained | undefined): number {
   device.stop();
+  if (pending) consumer.consume(pending);
   consumer.consume();
   consumer.flush(); // bufpolicy=ring: the buffers' contents are printed only now
   // Once stopped, DTrace checks the status one last time and snapshots the aggregations.
@@ -215,6 +256,30 @@ function finish(device: LinuxDevice, consumer: Consumer, procs: ProcessSet, outp
   procs.release();
   output.close();
   return consumer.exitStatus ?? 0;
+}
+
+/** -x debug: a line as DTrace's debug messages are laid out -- who, DEBUG, a time stamp (µs), the text. */
+function debugMessage(text: string): void {
+  err(`dtrace DEBUG ${process.hrtime.bigint() / 1000n}: ${text}\n`);
+}
+
+/** A loaded program's listing (-S): titled by its clauses when it runs any, else by its probe. */
+function programListing(p: ProgramListing): string {
+  const clause = (c: ProgramListing['clauses'][number]) => `${c.description}, <dt_clause_${c.index}>`;
+  const title = p.clauses.length === 1 ? `clause ${clause(p.clauses[0])}`
+    : p.clauses.length > 1 ? `clauses ${p.clauses.map(clause).join('; ')} (probe ${p.probe})`
+    : `the program of ${p.probe}`;
+  return `\nDisassembly of ${title}:\nINS  OFF    OPCODE                  INSTRUCTION\n${listing(p.insns).join('\n')}\n`;
+}
+
+/** -x bpflog: each program's verifier log on stderr, its lines marked "BPF: " as DTrace for Linux does. */
+function bpfLog(options: Map<string, string>): BpfLog {
+  const size = options.get('bpflogsize');
+  return {
+    size: size === undefined ? BPFLOG_DEFAULT_SIZE : Math.min(Number(size), BPFLOG_MAX_SIZE),
+    log: (text) => { for (const line of text.split('\n')) if (line !== '') err(`BPF: ${line}\n`); },
+    notice: (text) => err(text + '\n'),
+  };
 }
 
 /** The device's developer switches, from the environment: dtrace(1) is the one reader of it. */

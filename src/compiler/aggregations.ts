@@ -15,7 +15,7 @@ import * as D from '../dif/constants.js';
 import type { ActionDescription } from '../dof/program.js';
 import type { Difo } from '../dif/difo.js';
 import type * as A from './ast.js';
-import { type CodeGenerator, type CodegenOptions, DifoGen, err, printfArgType } from './codegen.js';
+import { type CodeGenerator, type CodegenOptions, DifoGen, checkTuple, err, printfArgType } from './codegen.js';
 import { AGGREGATION_TYPE, isDynamicType, INT, LONG, VOID, isInteger, typeName, type DType } from './types.js';
 import { ACTION_PROTOTYPES } from '../dif/subroutines.js';
 import { protoArgMessage } from './errors.js';
@@ -136,6 +136,7 @@ export class AggregationCodegen {
       });
     }
 
+    checkTuple(this.opts, keys.length);
     let ntuple = keys.length;
     if (incr) {
       const g = new DifoGen(this.cg, this.opts);

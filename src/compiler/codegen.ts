@@ -37,6 +37,7 @@ import { tracememActions } from './tracemem.js';
 import { printAction } from './print.js';
 import { setoptActions } from './setopt.js';
 import { isMemoryTarget, storeAssignment, storeUpdate } from './stores.js';
+import { optionDefault } from '../options.js';
 
 export interface Val {
   reg: number;
@@ -693,13 +694,28 @@ export class DifoGen {
         return this.setCondition(COMPARE[e.op][unsigned ? 'unsigned' : 'signed'], l.reg);
       }
       default: {
-        const l = this.expr(e.left);
-        const r = this.expr(e.right);
+        const [l, r] = this.operands(e);
         const typed = T.typedArith(this, e.op, l, r, e);
         if (typed) return typed;
         return this.arith(e.op, l, r, e);
       }
     }
+  }
+
+  /**
+   * An operation's operands, left first as written -- unless that would run out of registers
+   * while the right operand, the deeper one, would not: then, when neither side has an effect
+   * the other could see, the right is computed first (as Sethi and Ullman order a tree), so
+   * `a + b * (c + d * (e + ...))` compiles however deep it nests.
+   */
+  private operands(e: A.Binary): [Val, Val] {
+    const nl = registerNeed(e.left), nr = registerNeed(e.right);
+    if (nl !== null && nr !== null && nr + 1 > this.free.length && nr > nl) {
+      const r = this.expr(e.right);
+      return [this.expr(e.left), r];
+    }
+    const l = this.expr(e.left);
+    return [l, this.expr(e.right)];
   }
 
   /** Register := 1 if the branch condition holds, else 0. */
@@ -834,6 +850,39 @@ function describeNode(e: A.Expression): string {
     case 'Member': return 'member access';
     case 'Aggregation': return 'an aggregation in an expression';
     default: return e.kind;
+  }
+}
+
+/**
+ * A key of `n` values fits DTrace's tuple registers (-x tregs, 8 by default), which, as DTrace
+ * counts them, hold tregs + 1 keys. A failure is libdtrace's own error: no tag, no line.
+ */
+export function checkTuple(opts: CodegenOptions, n: number): void {
+  const tregs = Number(opts.option?.('tregs') ?? optionDefault('tregs'));
+  if (n > tregs + 1) throw new DtraceError('', 'Insufficient tuple registers to generate code', { region: '' });
+}
+
+/**
+ * The registers an expression takes computed as written, left operands first; null when it may
+ * have an effect (an assignment, a call) or is not simple enough to say.
+ */
+export function registerNeed(e: A.Expression): number | null {
+  switch (e.kind) {
+    case 'IntegerLiteral': case 'FloatLiteral': case 'StringLiteral': case 'Identifier':
+    case 'MacroVariable': case 'ThreadLocal': case 'ClauseLocal': case 'SizeofType': case 'Offsetof':
+      return 1;
+    case 'Unary':
+      return e.op === '&' || e.op === '*' ? null : registerNeed(e.operand);
+    case 'Cast':
+      return registerNeed(e.operand);
+    case 'Binary': {
+      const l = registerNeed(e.left), r = registerNeed(e.right);
+      if (l === null || r === null) return null;
+      // && and || free the left operand's register before the right's is taken.
+      return e.op === '&&' || e.op === '||' ? Math.max(l, r) : Math.max(l, r + 1);
+    }
+    default:
+      return null;
   }
 }
 

@@ -15,7 +15,7 @@
 import * as D from '../dif/constants.js';
 import { encodeLdv, encodeR, encodeStv } from '../dif/builder.js';
 import type * as A from './ast.js';
-import { type CodeGenerator, type DifoGen, type Val, err, resolveType } from './codegen.js';
+import { type CodeGenerator, type DifoGen, type Val, checkTuple, err, registerNeed, resolveType } from './codegen.js';
 import { LONG, TRANSLATED_TYPE, difType, isDynamicType, isScalar, typeName, type DType } from './types.js';
 import { isNullConstant, narrow, refuseArrayTarget, updateStep } from './typed-expr.js';
 
@@ -250,9 +250,7 @@ export class Variables {
   private emitLoad(g: DifoGen, e: DynamicTarget, v: Variable): Val {
     this.entry(g, v, D.DIFV_F_REF);
     if (e.kind === 'Index') {
-      const keys = this.keys(g, e, v);
-      g.pushTuple(keys);
-      for (const k of keys) g.release(k.reg);
+      this.pushKeys(g, e, v);
       const rd = g.alloc(e);
       g.b.emit(encodeLdv(v.scope === 'thread' ? D.DIF_OP_LDTAA : D.DIF_OP_LDGAA, v.id, rd));
       g.flushTuple();
@@ -269,9 +267,7 @@ export class Variables {
     // zero-extended, so its loads need not (self->c = -3 for an unsigned char is 253).
     if (v.type?.kind === 'int') narrow(g, reg, v.type, e);
     if (e.kind === 'Index') {
-      const keys = this.keys(g, e, v);
-      g.pushTuple(keys);
-      for (const k of keys) g.release(k.reg);
+      this.pushKeys(g, e, v);
       g.b.emit(encodeStv(v.scope === 'thread' ? D.DIF_OP_STTAA : D.DIF_OP_STGAA, v.id, reg));
       g.flushTuple();
       return;
@@ -279,9 +275,29 @@ export class Variables {
     g.b.emit(encodeStv(v.scope === 'thread' ? D.DIF_OP_STTS : D.DIF_OP_STLS, v.id, reg));
   }
 
-  /** Evaluate an array reference's keys, checking them against the array's key signature. */
-  private keys(g: DifoGen, e: A.Index, v: Variable): Val[] {
+  /**
+   * Push an array reference's keys on the tuple stack. Keys that touch no tuple themselves (no
+   * array or call inside) are pushed one by one as computed, so a key of many values needs no
+   * more registers than one of them; others are all computed first.
+   */
+  private pushKeys(g: DifoGen, e: A.Index, v: Variable): void {
+    if (e.keys.every((k) => registerNeed(k) !== null)) {
+      this.keys(g, e, v, (val) => {
+        g.pushTuple([val]);
+        g.release(val.reg);
+      });
+      return;
+    }
+    const keys = this.keys(g, e, v);
+    g.pushTuple(keys);
+    for (const k of keys) g.release(k.reg);
+  }
+
+  /** Evaluate an array reference's keys, checking them against the array's key signature; each to `each` when given. */
+  private keys(g: DifoGen, e: A.Index, v: Variable, each?: (val: Val) => void): Val[] {
     const shown = v.scope === 'thread' ? `self->${v.name}` : v.name;
+    checkTuple(g.opts, e.keys.length);
+    // The device's tuple stack holds DIF's 8 entries (DTrace for Linux takes tregs + 1).
     if (e.keys.length > D.DIF_DTR_NREGS)
       throw err('D_ARR_BADREF', `${shown}[ ] may not be referenced with more than ${D.DIF_DTR_NREGS} keys`, e);
     if (v.keys && v.keys.length !== e.keys.length) {
@@ -294,6 +310,7 @@ export class Variables {
         throw err('D_KEY_TYPE', `void expression may not be used as associative array index: key #${i + 1}`, k);
       if (v.keys && (v.keys[i].kind === 'string') !== (val.type.kind === 'string'))
         throw err('D_PROTO_ARG', `${shown}[ ] key #${i + 1} is incompatible with prototype:\n\tprototype: ${typeName(v.keys[i])}\n\t      key: ${typeName(val.type)}`, k);
+      each?.(val);
       return val;
     });
     if (!v.keys) v.keys = vals.map((k) => k.type);

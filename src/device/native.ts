@@ -47,9 +47,11 @@ export interface ProgLoadOptions {
   license: string;
   name?: string;
   expectedAttachType?: number;
-  /** Ask for a verifier log even on success (it is then discarded); failures always get one. */
+  /** Ask for a verifier log even on success (discarded unless onLog takes it); failures always get one. */
   logLevel?: number;
   logSize?: number;
+  /** Called with an accepted program's verifier log, when logLevel asks for one. */
+  onLog?: (log: string) => void;
   flags?: number; // BPF_F_* prog_flags
   attachBtfId?: number;
   kernVersion?: number;

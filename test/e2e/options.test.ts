@@ -176,6 +176,22 @@ describe.skipIf(skip)(`the trace loop's rates${skip ? ` (skipped: ${skip})` : ''
     expect(often.lines).toBeGreaterThan(5);
   });
 
+  test('switchrate, when set, is when records are read: even BEGIN\'s exit() waits for it', () => {
+    // As in the reference DTrace for Linux (the public suite times `-x switchrate=Nsec`).
+    const timed = (args: string[]) => {
+      const t0 = Date.now();
+      const r = dtrace(args);
+      return { ...r, secs: (Date.now() - t0) / 1000 };
+    };
+    const slow = timed(['-x', 'switchrate=2sec', '-qn', 'BEGIN { printf("begun\\n"); exit(0); }']);
+    expect(slow.stdout).toBe('begun\n\n');
+    expect(slow.secs).toBeGreaterThanOrEqual(2);
+    // Records from a tick wait for the switch too, and all are printed, in order.
+    const ticks = timed(['-x', 'switchrate=1sec', '-qn', 'tick-100ms { printf("%d\\n", n++); } tick-100ms /n == 5/ { exit(0); }']);
+    expect(ticks.stdout).toBe('0\n1\n2\n3\n4\n\n');
+    expect(ticks.secs).toBeGreaterThanOrEqual(1);
+  });
+
   test('cleanrate: a discarded speculation is free again only once the cleaner has run', () => {
     // nspec=1, claimed and discarded 200 times a second: each speculation() until the next
     // cleaning fails as busy.

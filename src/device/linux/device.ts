@@ -10,13 +10,13 @@
 import { readFileSync } from 'node:fs';
 import * as D from '../../dif/constants.js';
 import { readDof } from '../../dof/reader.js';
-import type { Program } from '../../dof/program.js';
+import type { ProbeDescription, Program } from '../../dof/program.js';
 import type { Probe } from '../../providers/provider.js';
 import { ProbeRegistry } from '../../providers/registry.js';
 import { LOCKWAIT_ENTRIES, LOCKWAIT_VALUE_SIZE, lockWaitBeginProgram } from './lockwait.js';
 import { VTIME_VALUE_SIZE, type VtimeEnv, vtimeOffsets, vtimeSwitchProgram } from './vtime.js';
 import { eventExists, eventId } from '../../providers/tracefs.js';
-import { BPF_F_TEST_RUN_ON_CPU, native } from '../native.js';
+import { BPF_F_TEST_RUN_ON_CPU, isNativeError, native } from '../native.js';
 import { numericOption, optionDefault, optionValue, tracedCpu } from '../../options.js';
 import type { AggregationDescription, AggregationEntry, CpuBuffer, Device, EnableResult } from '../device.js';
 import { FLUSH_EPID } from '../../abi/records.js';
@@ -72,9 +72,27 @@ interface TracingOptions {
   cpu?: number;
 }
 
+/** A program about to be loaded, for -S: its probe, its clauses (as written, and their index) and code. */
+export interface ProgramListing {
+  probe: string;
+  clauses: { description: string; index: number }[];
+  insns: Buffer;
+}
+
+/** Where -x bpflog's verifier logs go; `notice` says when one was too large to keep. */
+export interface BpfLog {
+  size: number;
+  log: (text: string) => void;
+  notice: (text: string) => void;
+}
+
 /** What the device is told besides the DOF. */
 export interface LinuxDeviceOptions {
   verbose: boolean; // the verifier's log on errors (-v, -x debug, -x bpflog)
+  /** -x bpflog: every accepted program's verifier log, of at most `size` bytes (-x bpflogsize), to `log`. */
+  bpflog?: BpfLog;
+  /** -S, -x verbose: each program as it is loaded, with the probe it serves and the clauses it runs. */
+  listing?: (program: ProgramListing) => void;
   debug?: DeviceDebug;
   /** RFD 2: the instance this device traces, probeinstance's value ('host' unless an agent names it). */
   instance?: string;
@@ -785,6 +803,11 @@ export class LinuxDevice implements Device {
       : probe.attach.kind === 'profile' ? BPF_PROG_TYPE.PERF_EVENT : BPF_PROG_TYPE.RAW_TRACEPOINT;
     // Uprobes attach through uprobe-multi links where the kernel has them (see attach()).
     const multi = probe.attach.kind === 'uprobe' && uprobeMultiSupported() ? { expectedAttachType: BPF_TRACE_UPROBE_MULTI } : {};
+    this.settings.listing?.({
+      probe: describe(probe),
+      clauses: (plans ?? []).map((p) => ({ description: describeDesc(p.desc.probe), index: Number(p.desc.uarg) })),
+      insns,
+    });
     const attempt: LoadAttempt = (code, withLog, ps) => {
       try {
         const fd = native.progLoad({ type, insns: sabotageForTest(code, ps, this.settings.debug?.rejectClause), license: 'GPL', name: progName(probe), logLevel: withLog ? 1 : 0, ...multi });
@@ -795,7 +818,9 @@ export class LinuxDevice implements Device {
       }
     };
     try {
-      const fd = native.progLoad({ type, insns: plans ? sabotageForTest(insns, plans, this.settings.debug?.rejectClause) : insns, license: 'GPL', name: progName(probe), logLevel: this.settings.verbose ? 1 : 0, ...multi });
+      const code = plans ? sabotageForTest(insns, plans, this.settings.debug?.rejectClause) : insns;
+      const fd = this.settings.bpflog ? this.loadLogged(type, code, probe, multi, this.settings.bpflog)
+        : native.progLoad({ type, insns: code, license: 'GPL', name: progName(probe), logLevel: this.settings.verbose ? 1 : 0, ...multi });
       this.fds.push(fd);
       this.progFds.push(fd);
       // Each program's size and the verifier's processed instructions (DTRACE_BPF_STATS=1;
@@ -813,6 +838,21 @@ export class LinuxDevice implements Device {
         `failed to enable ${describe(probe)}: the BPF verifier rejected the program (${err.code ?? err.message})`,
         err.log,
       );
+    }
+  }
+
+  /**
+   * A load whose verifier log is printed (-x bpflog). A log larger than bpflogsize is not printed:
+   * DTrace for Linux's notice says so, and the program is loaded again without one.
+   */
+  private loadLogged(type: number, insns: Buffer, probe: Probe, multi: object, bpflog: BpfLog): number {
+    const base = { type, insns, license: 'GPL', name: progName(probe), ...multi };
+    try {
+      return native.progLoad({ ...base, logLevel: 2, logSize: bpflog.size, onLog: bpflog.log });
+    } catch (e) {
+      if (!isNativeError(e, 'ENOSPC')) throw e;
+      bpflog.notice(`BPF verifier log is incomplete and is not reported.\nSet DTrace option 'bpflogsize' to some greater size for more output.\n(Current size is ${bpflog.size}.)`);
+      return native.progLoad({ ...base, logLevel: 0 });
     }
   }
 
@@ -982,6 +1022,11 @@ const VANISHED = 'its tracepoint was removed after the probe was matched (anothe
 
 function describe(p: Probe): string {
   return `${p.provider}:${p.module}:${p.func}:${p.name}`;
+}
+
+/** A clause's probe description as the program wrote it. */
+function describeDesc(d: ProbeDescription): string {
+  return `${d.provider}:${d.module}:${d.function}:${d.name}`;
 }
 
 function progName(p: Probe): string {
