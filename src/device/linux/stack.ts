@@ -10,6 +10,7 @@
 // bpf_get_stack zeroes what it does not fill, and the whole buffer when it fails.
 
 import * as D from '../../dif/constants.js';
+import { optionDefault } from '../../options.js';
 import type { RecordDescription } from '../device.js';
 import { ALU, type BpfAsm, HELPER, JMP, R0, R1, R2, R3, R4, R8, R9 } from './bpf-asm.js';
 
@@ -120,7 +121,7 @@ export function emitStackRecord(a: BpfAsm, kind: number, arg: bigint, off: numbe
 export const NO_KERNEL_STACK = -1;
 
 /** Frames stackdepth and ustackdepth count at most: the kernel's default perf_event_max_stack. */
-export const STACK_DEPTH_FRAMES = 127;
+export const STACK_DEPTH_FRAMES = Number(optionDefault('maxframes'));
 
 /**
  * caller, ucaller, stackdepth, ustackdepth into r0, as DTrace for Linux has them: bpf_get_stack
