@@ -500,10 +500,19 @@ export class ProbeTranslator {
     }
     if (rec.type === 'bytes') {
       a.mov(R3, reg);
+      if (next) a.stx(8, FP, TMP, R3);
       a.mov(R1, R8);
       a.aluImm(ALU.ADD, R1, off);
       a.movImm(R2, rec.size);
       a.call(HELPER.probe_read_kernel);
+      if (next) {
+        // Likewise a struct or array traced whole from an unreadable address (NULL->comm).
+        const ok = a.label('bytes.ok');
+        a.jmpImm(JMP.JSGE, R0, 0, ok);
+        a.ldx(8, R1, FP, TMP);
+        this.fault(D.DTRACEFLT_BADADDR, -1, R1, next);
+        a.place(ok);
+      }
       return;
     }
     a.stx(rec.size as Size, R8, off, reg);
