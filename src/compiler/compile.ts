@@ -219,7 +219,7 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
       return sources.map((s, i) => {
         const blocks = executed ? '\n' : statementsOf[i].map(({ p, desc, args }) => {
           const probe = opts.registry.match(p)[0];
-          return statementReport(p, probe && { desc, args, argTypes: probe.args.filter((a) => a.type !== null).map((a) => a.type!) });
+          return statementReport(p, probe && { desc, args, argTypes: (probe.xargs ?? probe.args).filter((a) => a.type !== null).map((a) => a.type!) });
         }).join('');
         const [what, name] = s.kind === 's' ? ['script', s.name] : ['description', descriptionText(s.text)];
         return stabilityReport(what, name, attributes[i], blocks);

@@ -124,7 +124,8 @@ function usdtProviders(providers: DeclaredProvider[], sites: ProbeSite[]): UsdtP
       for (const [func, offsets] of byFunc) {
         probes.push({
           func, name: sdtName(probe.cName), addr: 0n,
-          nativeTypes: probe.argTypes, translatedTypes: probe.argTypes, argMap: probe.argTypes.map((_, k) => k),
+          nativeTypes: probe.argTypes, translatedTypes: probe.translated?.types ?? probe.argTypes,
+          argMap: probe.translated?.argMap ?? probe.argTypes.map((_, k) => k),
           offsets: offsets.sort((a, b) => a - b), enabledOffsets: [],
         });
       }
