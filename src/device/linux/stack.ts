@@ -129,7 +129,7 @@ export const STACK_DEPTH_FRAMES = Number(optionDefault('maxframes'));
  * frames stack() shows) or the user stack. caller/ucaller are the second frame, the first being
  * the probe site itself; a depth is the number of frames found, 0 when none can be read.
  */
-export function emitStackBuiltin(a: BpfAsm, id: number, off: number, kernelSkip = 0): void {
+export function emitStackBuiltin(a: BpfAsm, id: number, off: number, kernelSkip = 0, maxframes = STACK_DEPTH_FRAMES): void {
   const user = id === D.DIF_VAR_UCALLER || id === D.DIF_VAR_USTACKDEPTH;
   if (!user && kernelSkip === NO_KERNEL_STACK) return a.movImm(R0, 0);
   const flags = user ? BPF_F_USER_STACK : kernelSkip & BPF_F_SKIP_FIELD_MASK;
@@ -145,4 +145,11 @@ export function emitStackBuiltin(a: BpfAsm, id: number, off: number, kernelSkip 
   a.movImm(R0, 0);
   a.place(ok);
   a.aluImm(ALU.RSH, R0, 3);
+  // As DTrace for Linux, a depth counts at most maxframes frames.
+  if (maxframes < STACK_DEPTH_FRAMES) {
+    const within = a.label('depth.max');
+    a.jmpImm(JMP.JLE, R0, maxframes, within);
+    a.movImm(R0, maxframes);
+    a.place(within);
+  }
 }
