@@ -95,7 +95,9 @@ const OPTIONS: Record<string, OptionSpec> = {
   jstackframes: { kind: 'runtime', default: '50' },
   jstackstrsize: { kind: 'size', default: '512' },
   lockmem: { kind: 'lockmem' },
-  maxframes: { kind: 'runtime' },
+  // the most frames any stack action records; DTrace for Linux starts it at the kernel's
+  // perf_event_max_stack (127 by default), the most bpf_get_stack returns
+  maxframes: { kind: 'runtime', default: '127' },
   nspec: { kind: 'runtime', default: '1' },
   pcapsize: { kind: 'size' },
   scratchsize: { kind: 'size' },

@@ -143,6 +143,14 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
           for (const [i, p] of probes.entries()) {
             // A pid description that names nothing because it is malformed (D_PROC_NAME, ...) is
             // an error even under -Z, as in DTrace.
+            // Five elements name an instance (RFD 2). When that element is no instance but one of
+            // this machine's providers (`profile::::tick-1s`), the description is what DTrace
+            // calls it, overspecified -- even under -Z.
+            if (matches[i].length === 0 && p.instance !== undefined && !opts.registry.knowsInstance(p.instance)
+              && opts.registry.provider(p.instance) !== undefined) {
+              throw new DtraceError('D_PDESC_INVAL', `invalid probe description "${item.probes[i].text}": Overspecified probe description`,
+                { line: item.probes[i].line });
+            }
             const refused = matches[i].length === 0 ? opts.registry.refusalFor(p) : undefined;
             if (refused) throw new DtraceError(refused.tag, refused.message, { line: item.probes[i].line });
             if (!opts.zdefs && matches[i].length === 0) {
@@ -211,7 +219,7 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
       return sources.map((s, i) => {
         const blocks = executed ? '\n' : statementsOf[i].map(({ p, desc, args }) => {
           const probe = opts.registry.match(p)[0];
-          return statementReport(p, probe && { desc, args, argTypes: probe.args.filter((a) => a.type !== null).map((a) => a.type!) });
+          return statementReport(p, probe && { desc, args, argTypes: (probe.xargs ?? probe.args).filter((a) => a.type !== null).map((a) => a.type!) });
         }).join('');
         const [what, name] = s.kind === 's' ? ['script', s.name] : ['description', descriptionText(s.text)];
         return stabilityReport(what, name, attributes[i], blocks);

@@ -33,8 +33,13 @@ function descText(d: ProbeDescription): string {
   return `${d.provider}:${d.module}:${d.function}:${d.name}`;
 }
 
-/** The index of `args[N]` and the argument description the clause's probes agree on. */
-function argOf(g: DifoGen, e: A.Index): { index: bigint; type: string | undefined; native: string | undefined } {
+/** A probe's args[]: each one's type (null: untyped), native type when translated, and its argN. */
+function argsOf(p: ProviderProbe): { type: string | null; native?: string; arg: number }[] {
+  return p.xargs ?? p.args.map((a) => ({ type: a.type, native: a.native, arg: a.index }));
+}
+
+/** The index of `args[N]`, the argN it is, and the argument description the clause's probes agree on. */
+function argOf(g: DifoGen, e: A.Index): { index: bigint; arg: number; type: string | undefined; native: string | undefined } {
   if (e.keys.length !== 1) {
     throw err('D_PROTO_LEN', `args[ ] prototype mismatch: ${e.keys.length} arg${e.keys.length === 1 ? ' ' : 's '}passed, 1 expected`, e);
   }
@@ -51,6 +56,7 @@ function argOf(g: DifoGen, e: A.Index): { index: bigint; type: string | undefine
   if (!clause) throw err('D_ARGS_NONE', 'args[ ] may not be referenced outside of a probe clause', e);
   let type: string | undefined;
   let native: string | undefined;
+  let arg = Number(index);
   for (const { desc, probes, why } of clause) {
     if (probes.length === 0 || !sameSignature(probes)) {
       const e2 = err('D_ARGS_MULTI', `args[ ] may not be referenced because probe description ${descText(desc)} matches an unstable set of probes`, e);
@@ -58,33 +64,34 @@ function argOf(g: DifoGen, e: A.Index): { index: bigint; type: string | undefine
       if (probes.length === 0) e2.hint = `it matches no probes${why ?? ''}`;
       throw e2;
     }
-    const args = probes[0].args;
+    const args = argsOf(probes[0]);
     if (index < 0n || index >= BigInt(args.length)) {
       throw err('D_ARGS_IDX', `index ${index} is out of range for ${descText(desc)} args[ ]`, e);
     }
-    const t = args[Number(index)].type;
-    if (t === null) throw err('D_ARGS_TYPE', `failed to resolve native type for args[${index}]`, e);
-    if (type !== undefined && (type !== t || native !== args[Number(index)].native)) {
+    const a = args[Number(index)];
+    if (a.type === null) throw err('D_ARGS_TYPE', `failed to resolve native type for args[${index}]`, e);
+    if (type !== undefined && (type !== a.type || native !== a.native || arg !== a.arg)) {
       throw err('D_ARGS_MULTI', `args[ ] may not be referenced because probe description ${descText(desc)} matches an unstable set of probes`, e);
     }
-    type = t;
-    native = args[Number(index)].native;
+    type = a.type;
+    native = a.native;
+    arg = a.arg;
   }
   // A provider's translated or library-typed args[] need the D library even when the program
   // never names its types.
   if (type !== undefined) g.cg.libraryFor?.(native === undefined ? [type] : [type, native]);
-  return { index, type, native };
+  return { index, arg, type, native };
 }
 
 export function argsElement(g: DifoGen, e: A.Index): Val {
-  const { index, type, native } = argOf(g, e);
+  const { index, arg, type, native } = argOf(g, e);
   const dtype = type === undefined ? undefined : g.cg.types.typeFromDeclaration(type);
   if (!dtype) throw err('D_ARGS_TYPE', `failed to resolve native type for args[${index}]`, e);
   // A translated args[N] is translated data, which each use but a member reference refuses in
   // its own words (trace( ) may not be applied to a dynamic expression, ...), as DTrace does.
   if (native !== undefined) return { reg: 0, type: dtype.kind === 'pointer' ? TRANSLATED_POINTER_TYPE : TRANSLATED_TYPE };
-  if (index > 9n) throw err('D_UNSUPPORTED', `args[${index}] is not supported: this device passes 10 arguments (args[0] to args[9])`, e);
-  const v = g.expr({ kind: 'Identifier', line: e.line, column: e.column, file: e.file, name: `arg${index}` });
+  if (arg > 9) throw err('D_UNSUPPORTED', `args[${index}] is not supported: this device passes 10 arguments (args[0] to args[9])`, e);
+  const v = g.expr({ kind: 'Identifier', line: e.line, column: e.column, file: e.file, name: `arg${arg}` });
   if (dtype.kind === 'int') narrow(g, v.reg, dtype, e);
   return { reg: v.reg, type: dtype };
 }
@@ -94,12 +101,12 @@ export function argsElement(g: DifoGen, e: A.Index): Val {
  * args[] of a provider with translators); undefined when args[N] is not translated.
  */
 export function translatedArg(g: DifoGen, e: A.Index): A.Xlate | undefined {
-  const { index, type, native } = argOf(g, e);
+  const { arg, type, native } = argOf(g, e);
   if (native === undefined || type === undefined) return undefined;
   const pos: A.Position = { line: e.line, column: e.column };
   if (e.file !== undefined) pos.file = e.file;
-  const arg: A.Expression = { kind: 'Identifier', ...pos, name: `arg${index}` };
-  const operand: A.Expression = { kind: 'Cast', ...pos, type: typeNameOf(native, pos), operand: arg };
+  const argN: A.Expression = { kind: 'Identifier', ...pos, name: `arg${arg}` };
+  const operand: A.Expression = { kind: 'Cast', ...pos, type: typeNameOf(native, pos), operand: argN };
   return { kind: 'Xlate', ...pos, type: typeNameOf(type, pos), operand };
 }
 
@@ -120,7 +127,7 @@ function typeNameOf(text: string, pos: A.Position): A.TypeName {
 
 /** Do all these probes describe their arguments alike? */
 function sameSignature(probes: ProviderProbe[]): boolean {
-  const sig = (p: ProviderProbe) => p.args.map((a) => `${a.type ?? '?'}<${a.native ?? ''}>`).join(',');
+  const sig = (p: ProviderProbe) => argsOf(p).map((a) => `${a.type ?? '?'}<${a.native ?? ''}>${a.arg}`).join(',');
   const first = sig(probes[0]);
   return probes.every((p) => sig(p) === first);
 }

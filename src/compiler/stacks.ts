@@ -69,7 +69,8 @@ export function stackAction(cg: CodeGenerator, opts: CodegenOptions, call: A.Cal
       if (v === null || v <= 0n) throw err('D_STACK_SIZE', 'stack( ) argument #1 must be a non-zero positive integer constant', call);
       frames = Number(v);
     }
-    return { action: { ...plain(D.DTRACEACT_STACK), arg: BigInt(frames) }, type: STACK_TYPE };
+    // As in DTrace, a larger count is quietly cut to maxframes.
+    return { action: { ...plain(D.DTRACEACT_STACK), arg: BigInt(Math.min(frames, option(opts, 'maxframes'))) }, type: STACK_TYPE };
   }
   if (name === 'ustack' || name === 'jstack') {
     const java = name === 'jstack';
@@ -88,6 +89,8 @@ export function stackAction(cg: CodeGenerator, opts: CodegenOptions, call: A.Cal
       strsize = Number(v);
     }
     const kind = java ? D.DTRACEACT_JSTACK : D.DTRACEACT_USTACK;
+    // As in DTrace, a larger count is quietly cut to maxframes.
+    frames = Math.min(frames, option(opts, 'maxframes'));
     return { action: { ...plain(kind), arg: D.packUstackArg(frames, strsize) }, type: STACK_TYPE };
   }
   // The symbol actions: one address argument.

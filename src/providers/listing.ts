@@ -63,7 +63,7 @@ export function probeInfo(p: Probe, pa: ProviderAttributes): string {
   let out = attributeLines('Probe Description Attributes', probeAttributes(p, pa));
   out += attributeLines('Argument Attributes', pa.args);
   out += '\n\tArgument Types\n';
-  const typed = p.args.filter((a) => a.type !== null);
+  const typed = (p.xargs ?? p.args).map((a, index) => ({ index, type: a.type })).filter((a) => a.type !== null);
   for (const a of typed) out += `\t\targs[${a.index}]: ${a.type}\n`;
   if (typed.length === 0) out += '\t\tNone\n';
   return out + '\n';

@@ -169,12 +169,16 @@ export class PidProvider implements Provider {
   }
 
   ownsProviderName(providerName: string): boolean {
-    return pidOf(providerName, 'pid') !== null;
+    return pidOf(providerName, 'pid') !== null || providerName === 'pid0';
   }
 
   refusal(spec: ProbeSpec): { tag: string; message: string } | undefined {
+    // As DTrace words it (dt_pid.c): pid0 is no process; a pid with no process cannot be grabbed.
+    if (spec.provider === 'pid0') return { tag: 'D_PROC_BADPID', message: 'pid0 does not contain a valid pid' };
     const pid = pidOf(spec.provider, 'pid');
-    return pid === null || pid === process.pid || !isRunning(pid) ? undefined : pidRefusal(pid, spec);
+    if (pid === null || pid === process.pid) return undefined;
+    if (!isRunning(pid)) return { tag: 'D_PROC_GRAB', message: `failed to grab process ${pid}` };
+    return pidRefusal(pid, spec);
   }
 
   provide(spec: ProbeSpec): Probe[] {

@@ -169,6 +169,12 @@ export interface Probe {
   attach: Attach;
   /** arg0, arg1, ... in order. May be computed on first use (tracepoint formats are read lazily). */
   readonly args: ProbeArg[];
+  /**
+   * args[] when it is not argN one for one: a USDT probe whose declaration maps its arguments
+   * (`probe p(int a, int b) : (int b)`; DTrace's xargs and argument mapping). args[N] is then
+   * arg{xargs[N].arg}, typed xargs[N].type; absent, args[N] is argN.
+   */
+  readonly xargs?: { type: string; native?: string; arg: number }[];
   /** Fire only when this field of the record is non-zero (proc:::exit: the group's last thread),
    * or when every one of these conditions holds. */
   readonly guard?: Guard | Guard[];

@@ -91,6 +91,11 @@ export class ProbeRegistry {
 
   /** Why the providers a description's provider field names could not list probes, if any. */
   /** Why a description that matches nothing is wrong, as the provider its provider name is says. */
+  /** Does an instance element (RFD 2; absent is 'host') name this machine or a fleet's agent? */
+  knowsInstance(instance: string | undefined): boolean {
+    return instance === undefined || this.instanceNames.some((n) => matchField(instance, n));
+  }
+
   refusalFor(spec: ProbeSpec): { tag: string; message: string } | undefined {
     for (const provider of this.providers) {
       if (!provider.refusal || !provider.ownsProviderName?.(spec.provider, spec.module)) continue;
@@ -136,7 +141,7 @@ export class ProbeRegistry {
    */
   match(spec: ProbeSpec): Probe[] {
     // Descriptions for other instances (RFD 2) name probes on other machines.
-    if (spec.instance !== undefined && !this.instanceNames.some((n) => matchField(spec.instance!, n))) return [];
+    if (!this.knowsInstance(spec.instance)) return [];
     // A program repeats descriptions (ten thousand BEGIN clauses): each is matched once while
     // the probes stay the same.
     const key = `${spec.provider}:${spec.module}:${spec.function}:${spec.name}`;

@@ -306,6 +306,25 @@ function siteProbe(elf: ElfFile, path: string, module: string, note: SdtNote, sp
     id: 0, provider: `${note.provider}${pid ?? ''}`, module, func, name,
     attach: { kind: 'uprobe', path, offset, retprobe: false, pid, refCtrOffset, alsoRaise },
     args: siteArgs(elf, note),
+    ...mappedArgs(elf, note),
+  };
+}
+
+/** Does a declared probe map its arguments (fewer, more or reordered translated arguments)? */
+function isMapped(d: { nativeTypes: string[]; translatedTypes: string[]; argMap: number[] }): boolean {
+  return d.translatedTypes.length !== d.nativeTypes.length || d.argMap.some((a, k) => a !== k);
+}
+
+/** args[] of a site whose declaration maps its arguments (Probe.xargs); {} when it does not. */
+function mappedArgs(elf: ElfFile, note: SdtNote): { xargs?: Probe['xargs'] } {
+  const declared = declaredProbes(elf).get(`${note.provider}:${sdtProbeName(note.name)}`);
+  if (!declared || !isMapped(declared)) return {};
+  return {
+    xargs: declared.translatedTypes.map((type, k) => {
+      const arg = declared.argMap[k]!;
+      const native = declared.nativeTypes[arg];
+      return { type, arg, ...(native !== undefined && native !== type ? { native } : {}) };
+    }),
   };
 }
 
@@ -319,10 +338,12 @@ function siteArgs(elf: ElfFile, note: SdtNote): ProbeArg[] {
   const specs = note.args.trim() === '' ? [] : note.args.trim().split(/\s+/);
   return specs.map((spec, index): ProbeArg => {
     const from = parseSdtArg(spec);
-    if (declared && declared.translatedTypes.length === specs.length) {
-      const native = declared.nativeTypes[declared.argMap[index] ?? index];
-      const type = declared.translatedTypes[index];
-      return { index, type, ...(native !== undefined && native !== type ? { native } : {}), from };
+    if (declared && declared.nativeTypes.length === specs.length) {
+      const type = declared.nativeTypes[index];
+      const xlated = declared.translatedTypes[index];
+      // Unmapped, args[N] is argN in the declared type, translated from the native one if it differs.
+      if (isMapped(declared)) return { index, type, from };
+      return { index, type: xlated, ...(type !== undefined && type !== xlated ? { native: type } : {}), from };
     }
     const m = /^(-?)(1|2|4|8)@/.exec(spec);
     return { index, type: m ? `${m[1] === '-' ? '' : 'u'}int${Number(m[2]) * 8}_t` : null, from };

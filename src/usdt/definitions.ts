@@ -70,6 +70,12 @@ export function writeHeader(sources: DefinitionSource[], output: string | undefi
   return path;
 }
 
+/**
+ * The longest USDT provider name: with a pid of up to 10 digits appended and a NUL it must fit
+ * DTrace's 64-byte provider name (DTRACE_PROVNAMELEN).
+ */
+const USDT_PROVIDER_NAME_MAX = 64 - 10 - 1;
+
 /** dtrace -G: writes one object per program; returns their paths. */
 export function writeObjects(sources: DefinitionSource[], output: string | undefined, objects: string[]): string[] {
   if (sources.length === 0) throw new DefinitionError('-G requires one or more scripts or enabling options', 2);
@@ -79,7 +85,8 @@ export function writeObjects(sources: DefinitionSource[], output: string | undef
     const s = stem(source);
     const path = sources.length === 1 && output !== undefined ? output
       : s !== null ? `${s}.o` : sources.length > 1 ? `d.out.${i}` : 'd.out';
-    const what = `${source.kind === 's' ? 'script' : 'description'} ${source.name}`;
+    // dtrace(1) names a script it links without its ".d", which it strips to name the object.
+    const what = source.kind === 's' ? `script ${source.name.replace(/\.d$/, '')}` : `description ${source.name}`;
     let providers: DeclaredProvider[];
     try {
       providers = providersOf(source);
@@ -87,6 +94,8 @@ export function writeObjects(sources: DefinitionSource[], output: string | undef
       if (e instanceof DefinitionError) throw e;
       throw new DefinitionError(`failed to link ${what}: ${(e as Error).message}`);
     }
+    const long = providers.find((p) => p.name.length > USDT_PROVIDER_NAME_MAX);
+    if (long) throw new DefinitionError(`failed to link ${what}: USDT provider name may not exceed ${USDT_PROVIDER_NAME_MAX} characters: ${long.name}`);
     const described = usdtProviders(providers, sites);
     const dof = described.length > 0 ? writeDof({ ecbs: [], options: new Map(), providers: described }) : undefined;
     write(path, semaphoreObject(providers, dof), 'output file');
@@ -115,7 +124,8 @@ function usdtProviders(providers: DeclaredProvider[], sites: ProbeSite[]): UsdtP
       for (const [func, offsets] of byFunc) {
         probes.push({
           func, name: sdtName(probe.cName), addr: 0n,
-          nativeTypes: probe.argTypes, translatedTypes: probe.argTypes, argMap: probe.argTypes.map((_, k) => k),
+          nativeTypes: probe.argTypes, translatedTypes: probe.translated?.types ?? probe.argTypes,
+          argMap: probe.translated?.argMap ?? probe.argTypes.map((_, k) => k),
           offsets: offsets.sort((a, b) => a - b), enabledOffsets: [],
         });
       }

@@ -20,6 +20,11 @@ export interface DeclaredProbe {
   cName: string;
   /** C spellings of the argument types, in order. */
   argTypes: string[];
+  /**
+   * The arguments D sees when the declaration maps them (`probe p(int a, int b) : (int b, int a)`):
+   * each one's type and the native argument of the same name it is, in order; null when unmapped.
+   */
+  translated: { types: string[]; argMap: number[] } | null;
 }
 
 export interface DeclaredProvider {
@@ -36,7 +41,7 @@ export function declaredProviders(program: A.Program): DeclaredProvider[] {
     if (item.kind !== 'ProviderDefinition') continue;
     out.push({
       name: item.name,
-      probes: item.probes.map((p) => ({ cName: p.name, argTypes: parameterTypes(p.params) })),
+      probes: item.probes.map((p) => ({ cName: p.name, argTypes: parameterTypes(p.params), translated: translatedParameters(p) })),
       attributes: new Map(),
     });
   }
@@ -170,6 +175,18 @@ function providerBlock(p: DeclaredProvider): string[] {
 }
 
 /** C spellings of a probe prototype's parameter types; `(void)` is none. */
+/** A probe's translated arguments, each the native argument it names (by position when unnamed). */
+function translatedParameters(p: A.ProviderProbe): DeclaredProbe['translated'] {
+  if (p.translated === null) return null;
+  const types = parameterTypes(p.translated);
+  const params = types.length === 0 ? [] : p.translated;
+  const argMap = params.map((x, k) => {
+    const named = x.name === null ? -1 : p.params.findIndex((n) => n.name === x.name);
+    return named >= 0 ? named : k;
+  });
+  return { types, argMap };
+}
+
 function parameterTypes(params: A.Parameter[]): string[] {
   const types = params.map((p) => typeText(p.type));
   return types.length === 1 && types[0] === 'void' ? [] : types;

@@ -18,11 +18,11 @@ describe('provider declarations', () => {
     const providers = providersOfSource(SOURCE);
     expect(providers.map((p) => p.name)).toEqual(['myapp', 'other_prov']);
     expect(providers[0].probes).toEqual([
-      { cName: 'request__start', argTypes: ['int', 'char *'] },
-      { cName: 'done', argTypes: [] },
-      { cName: 'typed', argTypes: ['const char *', 'unsigned long long', 'struct foo *', 'char *'] },
+      { cName: 'request__start', argTypes: ['int', 'char *'], translated: null },
+      { cName: 'done', argTypes: [], translated: null },
+      { cName: 'typed', argTypes: ['const char *', 'unsigned long long', 'struct foo *', 'char *'], translated: null },
     ]);
-    expect(providers[1].probes).toEqual([{ cName: 'x__y__z', argTypes: [] }]);
+    expect(providers[1].probes).toEqual([{ cName: 'x__y__z', argTypes: [], translated: null }]);
   });
 
   test('take the stability #pragma D attributes gives a provider\'s parts', () => {

@@ -70,6 +70,8 @@ interface TracingOptions {
   scratchsize?: number;
   /** -x cpu: probes fire and record only on this CPU, whose buffer alone is read; BEGIN and END run there. */
   cpu?: number;
+  /** -x maxframes: the most frames stackdepth and ustackdepth count (stack() and ustack() are cut by the compiler). */
+  maxframes: number;
 }
 
 /** A program about to be loaded, for -S: its probe, its clauses (as written, and their index) and code. */
@@ -118,6 +120,7 @@ function tracingOptions(options: ReadonlyMap<string, string>): TracingOptions {
     specsize: numericOption(options, 'specsize'),
     scratchsize: options.has('scratchsize') ? numericOption(options, 'scratchsize') : undefined,
     cpu: tracedCpu(options),
+    maxframes: numericOption(options, 'maxframes'),
   };
 }
 
@@ -221,7 +224,7 @@ export class LinuxDevice implements Device {
       activityOffset: 0, aggDropsFd: this.aggDropsFd,
       task: needsTask(program) ? taskOffsets() : null,
       walltimeOffsetNs: BigInt(Date.now()) * 1_000_000n - process.hrtime.bigint(),
-      spec: this.spec?.env, errorProbe: findErrorProbe(enabled, plans, strings.probeStrings), cpu: this.opts.cpu, debug: this.settings.debug,
+      spec: this.spec?.env, errorProbe: findErrorProbe(enabled, plans, strings.probeStrings), cpu: this.opts.cpu, maxframes: this.opts.maxframes, debug: this.settings.debug,
     };
     this.translateProbes(match.byProbe, plans, strings.probeStrings, env);
     return { probes, aggregations: this.aggs.map((a) => a.desc), matched: match.matched };

@@ -10,6 +10,7 @@
 // bpf_get_stack zeroes what it does not fill, and the whole buffer when it fails.
 
 import * as D from '../../dif/constants.js';
+import { optionDefault } from '../../options.js';
 import type { RecordDescription } from '../device.js';
 import { ALU, type BpfAsm, HELPER, JMP, R0, R1, R2, R3, R4, R8, R9 } from './bpf-asm.js';
 
@@ -120,7 +121,7 @@ export function emitStackRecord(a: BpfAsm, kind: number, arg: bigint, off: numbe
 export const NO_KERNEL_STACK = -1;
 
 /** Frames stackdepth and ustackdepth count at most: the kernel's default perf_event_max_stack. */
-export const STACK_DEPTH_FRAMES = 127;
+export const STACK_DEPTH_FRAMES = Number(optionDefault('maxframes'));
 
 /**
  * caller, ucaller, stackdepth, ustackdepth into r0, as DTrace for Linux has them: bpf_get_stack
@@ -128,7 +129,7 @@ export const STACK_DEPTH_FRAMES = 127;
  * frames stack() shows) or the user stack. caller/ucaller are the second frame, the first being
  * the probe site itself; a depth is the number of frames found, 0 when none can be read.
  */
-export function emitStackBuiltin(a: BpfAsm, id: number, off: number, kernelSkip = 0): void {
+export function emitStackBuiltin(a: BpfAsm, id: number, off: number, kernelSkip = 0, maxframes = STACK_DEPTH_FRAMES): void {
   const user = id === D.DIF_VAR_UCALLER || id === D.DIF_VAR_USTACKDEPTH;
   if (!user && kernelSkip === NO_KERNEL_STACK) return a.movImm(R0, 0);
   const flags = user ? BPF_F_USER_STACK : kernelSkip & BPF_F_SKIP_FIELD_MASK;
@@ -144,4 +145,11 @@ export function emitStackBuiltin(a: BpfAsm, id: number, off: number, kernelSkip 
   a.movImm(R0, 0);
   a.place(ok);
   a.aluImm(ALU.RSH, R0, 3);
+  // As DTrace for Linux, a depth counts at most maxframes frames.
+  if (maxframes < STACK_DEPTH_FRAMES) {
+    const within = a.label('depth.max');
+    a.jmpImm(JMP.JLE, R0, maxframes, within);
+    a.movImm(R0, maxframes);
+    a.place(within);
+  }
 }

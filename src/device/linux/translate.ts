@@ -177,6 +177,8 @@ export interface TranslateEnv {
   ctxRegs?: boolean;
   /** -x cpu: the program does nothing on any other CPU. */
   cpu?: number | undefined;
+  /** -x maxframes: stackdepth and ustackdepth count no more frames (stack.ts). */
+  maxframes?: number;
   /** Developers' switches (LinuxDeviceOptions.debug). */
   debug?: DeviceDebug;
   /** A program too long for one may be loaded as a chain of programs (chain.ts). */
@@ -1050,7 +1052,7 @@ export class ProbeTranslator {
         });
       }
       case D.DIF_VAR_CALLER: case D.DIF_VAR_UCALLER: case D.DIF_VAR_STACKDEPTH: case D.DIF_VAR_USTACKDEPTH:
-        return emitStackBuiltin(a, id, this.stackScratch(), env.kernelStackSkip);
+        return emitStackBuiltin(a, id, this.stackScratch(), env.kernelStackSkip, env.maxframes);
       case D.DIF_VAR_ZONENAME: {
         // Linux has no zones: every thread is in the global zone, as DTrace for Linux says.
         const off = this.scratch(8);
