@@ -6,7 +6,7 @@ import type {
   CpuBuffer, Device, EnableResult, EnabledProbe,
   RecordDescription,
 } from '../device/device.js';
-import { FAULT_EPID, RECORD_HEADER_SIZE } from '../abi/records.js';
+import { DBLERROR_TAG, FAULT_EPID, RECORD_HEADER_SIZE } from '../abi/records.js';
 import { Aggregations, aggSortOptions } from './aggregations.js';
 import { type ActionRenderer, walkActions } from './walk.js';
 import { Reopened, runSystem } from './destructive.js';
@@ -190,6 +190,9 @@ export class Consumer {
 
   private print(buffers: CpuBuffer[], readAt: bigint | null): void {
     for (const b of buffers) if (b.lost > 0) this.drop(`dtrace: ${dropInstance(b.instance)}${b.lost} drop${b.lost === 1 ? '' : 's'} on CPU ${b.cpu}\n`);
+    // Faults in ERROR clauses, reported as dtrace(1)'s status check does, before the records.
+    const dbl = buffers.reduce((n, b) => n + b.records.filter(isDoubleError).length, 0);
+    if (dbl > 0) this.drop(`dtrace: ${dbl} error${dbl === 1 ? '' : 's'} in ERROR probe enabling\n`);
     // Each CPU's records in turn or, under temporal, every CPU's merged in time order.
     const records: TimedRecord[] = this.temporal
       ? this.temporal.merge(buffers, readAt)
@@ -209,7 +212,10 @@ export class Consumer {
 
   private record(cpu: number, raw: Buffer, next: EnabledProbe | null = null): void {
     const epid = raw.readUInt32LE(0);
-    if (epid === FAULT_EPID) return this.fault(raw.subarray(RECORD_HEADER_SIZE));
+    if (epid === FAULT_EPID) {
+      if (isDoubleError(raw)) return; // counted by print()
+      return this.fault(raw.subarray(RECORD_HEADER_SIZE));
+    }
     // A speculation's record or commit/discard marker: print what it releases (speculation.ts).
     const tag = raw.readUInt32LE(4);
     if (tag !== 0) return this.speculations.take(cpu, raw, tag).forEach((r) => this.record(r.cpu, r.raw));
@@ -372,4 +378,9 @@ export function faultMessage(code: number, addr: bigint): string {
 function optionSet(options: Map<string, string> | undefined, name: string): boolean {
   const v = options?.get(name);
   return v !== undefined && v !== 'unset';
+}
+
+/** A fault record of a fault inside an ERROR clause (DTrace's double error). */
+function isDoubleError(raw: Buffer): boolean {
+  return raw.readUInt32LE(0) === FAULT_EPID && raw.readUInt32LE(4) === DBLERROR_TAG;
 }
