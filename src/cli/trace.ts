@@ -187,7 +187,11 @@ async function traceLoop(device: LinuxDevice, consumer: Consumer, procs: Process
   // A short -c command may exec, run and exit between two turns of the loop: read often at first.
   const early = setInterval(rememberTraced, MAPS_EARLY_MS);
   setTimeout(() => clearInterval(early), MAPS_EARLY_FOR_MS).unref();
-  while (consumer.exitStatus === null && !interrupted() && !tracedAllExited() && !consumer.filled) {
+  // dtrace(1) learns of exit() from its status check (dtrace_status): with -x statusrate given, as
+  // there, tracing ends at the first check after exit() (END sees the delay); otherwise at once.
+  const atStatus = (options.get('statusrate') ?? 'unset') !== 'unset';
+  let exited = consumer.exitStatus !== null;
+  while (!exited && !interrupted() && !tracedAllExited() && !consumer.filled) {
     await device.wait(procs.live > 0 ? Math.min(MAPS_REFRESH_MS, timers.msUntilNext()) : timers.msUntilNext());
     rememberTraced();
     consumer.consume();
@@ -196,6 +200,7 @@ async function traceLoop(device: LinuxDevice, consumer: Consumer, procs: Process
     if (due.has('statusrate')) consumer.status();
     if (due.has('cleanrate')) consumer.clean();
     output.flush();
+    if (consumer.exitStatus !== null && (!atStatus || due.has('statusrate'))) exited = true;
   }
   clearInterval(early);
 }

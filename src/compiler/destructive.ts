@@ -84,7 +84,10 @@ function system(cg: CodeGenerator, call: A.Call, actions: ActionDescription[], n
     return { difo: g.finish(v, v.type), type: v.type };
   });
   const types = vals.map((v) => printfArgType(v.type));
-  const problem = validateFormat(fmt.value, types, { func: name, exactLength: true });
+  // freopen("") sends the output back to dtrace's own, as libdtrace allows (an empty format is
+  // otherwise refused).
+  const restore = name === 'freopen' && fmt.value === '' && vals.length === 0;
+  const problem = restore ? null : validateFormat(fmt.value, types, { func: name, exactLength: true });
   if (problem) throw err(problem.tag, problem.message, call);
   const format = resolveSignedness(fmt.value, types);
   if (vals.length === 0) {
