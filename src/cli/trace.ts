@@ -52,7 +52,7 @@ export async function trace({ s, mode, compiled, registry, procs, output, signal
   checkBufsize(device, enabled, bufsize);
 
   const consumer = new Consumer(device, enabled, {
-    quiet: isSet(options, 'quiet'), strsize, out: output.write, flush: output.flush, err, flowindent: isSet(options, 'flowindent'), options,
+    quiet: isSet(options, 'quiet'), strsize, out: output.write, flush: output.flush, truncate: output.truncate, err, flowindent: isSet(options, 'flowindent'), options,
     bufpolicy, bufsize,
     buffered: mode.buffered ? (piece) => process.stdout.write(formatBufferedPiece(piece)) : undefined,
   });

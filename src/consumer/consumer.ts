@@ -30,6 +30,8 @@ export interface ConsumerOptions {
   out: (text: string) => void;
   /** Writes what `out` holds back: before system() runs a command that prints to the same output. */
   flush?: () => void;
+  /** Empties the output file, if the output is one (ftruncate()). */
+  truncate?: () => void;
   err: (text: string) => void;
   /**
    * Options (-x and #pragma D option) the consumer honours: the aggregation sorting options, ...
@@ -263,7 +265,7 @@ export class Consumer {
     printf: (r, args) => {
       const text = formatPrintf(r.format ?? '', args, this.symbols);
       if (r.action === D.DTRACEACT_SYSTEM) this.line = runSystem(text, this.line, this.opts.out, this.reopened.fd, this.opts.flush);
-      else if (r.action === D.DTRACEACT_FREOPEN) this.line = this.reopened.reopen(text, this.line);
+      else if (r.action === D.DTRACEACT_FREOPEN) this.line = this.reopened.reopen(text, this.line, enabledProbeText(this.ep));
       else this.line += this.piece(text, this.ep, r);
     },
     trace: (r, v) => {
@@ -276,6 +278,12 @@ export class Consumer {
       else if (text !== '') this.bufferAggregations(ids, text, r.format !== undefined);
     },
     setopt: (_r, option, value) => this.setopt(this.ep, option, value),
+    ftruncate: () => {
+      // What this record printed before goes too, as libdtrace empties the file it wrote to.
+      this.opts.out(this.line);
+      this.line = '';
+      this.reopened.truncate(this.opts.truncate);
+    },
     tracemem: (r, bytes) => { this.line += this.piece(formatTracemem(bytes, this.quiet), this.ep, r); },
     // The last exit() consumed gives the status (an END clause's exit() overrides).
     exit: (_r, status) => { this.exitStatus = status; },
@@ -336,10 +344,9 @@ export class Consumer {
     const epid = d.readUInt32LE(0), action = d.readUInt32LE(4), offset = d.readUInt32LE(8);
     const code = d.readUInt32LE(12), addr = d.readBigUInt64LE(16);
     const ep = this.byEpid.get(epid);
-    const where = ep ? `${ep.probe.provider}:${ep.probe.module}:${ep.probe.func}:${ep.probe.name}` : '?';
     this.errors++;
     this.opts.err(
-      `dtrace: error on enabled probe ID ${epid} (ID ${ep?.probe.id ?? 0}: ${where}): ` +
+      `dtrace: ${ep ? enabledProbeText(ep) : `error on enabled probe ID ${epid} (ID 0: ?): `}` +
         `${faultMessage(code, addr)} in ${action === 0 ? 'predicate' : `action #${action}`}${offset === 0xffffffff ? '' : ` at DIF offset ${offset}`}\n`,
     );
   }
@@ -383,4 +390,10 @@ function optionSet(options: Map<string, string> | undefined, name: string): bool
 /** A fault record of a fault inside an ERROR clause (DTrace's double error). */
 function isDoubleError(raw: Buffer): boolean {
   return raw.readUInt32LE(0) === FAULT_EPID && raw.readUInt32LE(4) === DBLERROR_TAG;
+}
+
+/** How dtrace(1) names the enabled probe of a fault or a library action's error. */
+function enabledProbeText(ep: EnabledProbe): string {
+  const p = ep.probe;
+  return `error on enabled probe ID ${ep.epid} (ID ${p.id}: ${p.provider}:${p.module}:${p.func}:${p.name}): `;
 }
