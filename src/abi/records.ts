@@ -5,6 +5,9 @@ export const RECORD_HEADER_SIZE = 16; // u32 epid, u32 tag, u64 timestamp
 /** The epid of fault records (DTRACE_EPIDNONE): data is u32 epid, u32 action, u32 DIF offset,
  * u32 fault code, u64 address -- the ERROR probe's arguments. */
 export const FAULT_EPID = 0;
+/** The tag word of a fault record for a fault inside an ERROR clause: DTrace's double error,
+ * which the consumer counts ("N errors in ERROR probe enabling") instead of printing. */
+export const DBLERROR_TAG = 1;
 /** The epid of the device's own marker record, which never reaches the consumer (the Linux
  * device writes one to make the kernel tell a buffer's last lost records). */
 export const FLUSH_EPID = 0xffffffff;

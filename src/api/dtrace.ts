@@ -10,7 +10,7 @@ import { formatCompileError } from '../compiler/errors.js';
 import { writeDof } from '../dof/writer.js';
 import { LinuxDevice, DeviceError } from '../device/linux/device.js';
 import type { CpuBuffer, EnableResult, EnabledProbe, ProbeInfo, RecordDescription } from '../device/device.js';
-import { FAULT_EPID, RECORD_HEADER_SIZE } from '../abi/records.js';
+import { DBLERROR_TAG, FAULT_EPID, RECORD_HEADER_SIZE } from '../abi/records.js';
 import { probeRegistry, type ProbeRegistry } from '../providers/registry.js';
 import { parseProbeSpecifier } from '../providers/listing.js';
 import { OptionError, numericOption, parseOptionValue, isSet } from '../options.js';
@@ -238,6 +238,7 @@ export class DTrace {
   private *record(cpu: number, raw: Buffer): Generator<TraceRecord> {
     const epid = raw.readUInt32LE(0);
     if (epid === FAULT_EPID) {
+      if (raw.readUInt32LE(4) === DBLERROR_TAG) return; // a fault in an ERROR clause
       yield this.fault(raw.subarray(RECORD_HEADER_SIZE));
       return;
     }

@@ -21,7 +21,7 @@ import { isSet, OptionError, parseOptionValue } from '../options.js';
 import { parseArgs, UsageError } from './args.js';
 import { CppError, preprocess } from './cpp.js';
 import { ElfFile } from '../sys/elf.js';
-import { errnoText } from './errno.js';
+import { errnoText } from '../sys/errno.js';
 
 export const DOFDUMP_USAGE = `Usage: dtrace-dofdump file.dof ...
        dtrace-dofdump [-CqwZ] [-D name[=def]] [-U name] [-I path] [-x opt[=val]] [-o file.dof]

@@ -1,8 +1,8 @@
 // dtrace(1)'s output (stdout or -o's file, batched per drain) and its messages on stderr, which
 // keep their place after the output written before them.
 
-import { closeSync, openSync, writeSync } from 'node:fs';
-import { errnoText } from './errno.js';
+import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { errnoText } from '../sys/errno.js';
 import { Fatal } from './fatal.js';
 
 /** Output is written when this much is pending, or at the end of a drain. */
@@ -61,6 +61,15 @@ export class Output {
     } catch (e) {
       throw new Fatal(`processing aborted: ${errnoText(e)}`);
     }
+  };
+
+  /**
+   * ftruncate(): empty -o's file, as libdtrace does (it is opened for appending, so output goes on
+   * from its start). stdout is left alone: Node cannot seek it back to the start, as libdtrace does.
+   */
+  readonly truncate = (): void => {
+    this.flush();
+    if (this.fd !== null) ftruncateSync(this.fd, 0);
   };
 
   close(): void {

@@ -7,7 +7,7 @@ import { defaultMacros, type Source } from '../compiler/compile.js';
 import { CUMULATIVE, isSet, OptionError, parseOptionValue } from '../options.js';
 import type { ParsedArgs } from './args.js';
 import { CppError, preprocess } from './cpp.js';
-import { errnoText } from './errno.js';
+import { errnoText } from '../sys/errno.js';
 import { Fatal } from './fatal.js';
 
 type SourceKind = Source['kind'];

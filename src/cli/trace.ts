@@ -55,7 +55,7 @@ export async function trace({ s, mode, compiled, registry, procs, output, signal
   checkBufsize(device, enabled, bufsize);
 
   const consumer = new Consumer(device, enabled, {
-    quiet: isSet(options, 'quiet'), strsize, out: output.write, flush: output.flush, err, flowindent: isSet(options, 'flowindent'), options,
+    quiet: isSet(options, 'quiet'), strsize, out: output.write, flush: output.flush, truncate: output.truncate, err, flowindent: isSet(options, 'flowindent'), options,
     bufpolicy, bufsize,
     buffered: mode.buffered ? (piece) => process.stdout.write(formatBufferedPiece(piece)) : undefined,
   });
@@ -220,7 +220,11 @@ async function traceLoop(device: LinuxDevice, consumer: Consumer, procs: Process
   // A short -c command may exec, run and exit between two turns of the loop: read often at first.
   const early = setInterval(rememberTraced, MAPS_EARLY_MS);
   setTimeout(() => clearInterval(early), MAPS_EARLY_FOR_MS).unref();
-  while (consumer.exitStatus === null && !interrupted() && !tracedAllExited() && !consumer.filled) {
+  // dtrace(1) learns of exit() from its status check (dtrace_status): with -x statusrate given, as
+  // there, tracing ends at the first check after exit() (END sees the delay); otherwise at once.
+  const atStatus = (options.get('statusrate') ?? 'unset') !== 'unset';
+  let exited = consumer.exitStatus !== null;
+  while (!exited && !interrupted() && !tracedAllExited() && !consumer.filled) {
     const ms = procs.live > 0 ? Math.min(MAPS_REFRESH_MS, timers.msUntilNext()) : timers.msUntilNext();
     if (paced) await new Promise((r) => setTimeout(r, ms));
     else await device.wait(ms);
@@ -235,6 +239,7 @@ async function traceLoop(device: LinuxDevice, consumer: Consumer, procs: Process
     if (due.has('statusrate')) consumer.status();
     if (due.has('cleanrate')) consumer.clean();
     output.flush();
+    if (consumer.exitStatus !== null && (!atStatus || due.has('statusrate'))) exited = true;
   }
   clearInterval(early);
   return pending;

@@ -258,6 +258,14 @@ export class CodeGenerator {
       case 'setopt':
         setoptActions(this, call, actions);
         return true;
+      case 'ftruncate': {
+        // A library action carries a DIF object; ftruncate()'s constant 0 is ignored, as in libdtrace.
+        const g = new DifoGen(this, this.opts);
+        const r = g.alloc(call as unknown as A.Expression);
+        g.b.setx(0n, r);
+        actions.push({ ...action(D.DTRACEACT_LIBACT, g.finish({ reg: r, type: INT }, INT)), arg: BigInt(D.DT_ACT_FTRUNCATE) });
+        return true;
+      }
       case 'speculate':
       case 'commit':
       case 'discard':

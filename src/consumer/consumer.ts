@@ -6,7 +6,7 @@ import type {
   CpuBuffer, Device, EnableResult, EnabledProbe,
   RecordDescription,
 } from '../device/device.js';
-import { FAULT_EPID, RECORD_HEADER_SIZE } from '../abi/records.js';
+import { DBLERROR_TAG, FAULT_EPID, RECORD_HEADER_SIZE } from '../abi/records.js';
 import { Aggregations, aggSortOptions } from './aggregations.js';
 import { type ActionRenderer, walkActions } from './walk.js';
 import { Reopened, runSystem } from './destructive.js';
@@ -30,6 +30,8 @@ export interface ConsumerOptions {
   out: (text: string) => void;
   /** Writes what `out` holds back: before system() runs a command that prints to the same output. */
   flush?: () => void;
+  /** Empties the output file, if the output is one (ftruncate()). */
+  truncate?: () => void;
   err: (text: string) => void;
   /**
    * Options (-x and #pragma D option) the consumer honours: the aggregation sorting options, ...
@@ -190,6 +192,9 @@ export class Consumer {
 
   private print(buffers: CpuBuffer[], readAt: bigint | null): void {
     for (const b of buffers) if (b.lost > 0) this.drop(`dtrace: ${dropInstance(b.instance)}${b.lost} drop${b.lost === 1 ? '' : 's'} on CPU ${b.cpu}\n`);
+    // Faults in ERROR clauses, reported as dtrace(1)'s status check does, before the records.
+    const dbl = buffers.reduce((n, b) => n + b.records.filter(isDoubleError).length, 0);
+    if (dbl > 0) this.drop(`dtrace: ${dbl} error${dbl === 1 ? '' : 's'} in ERROR probe enabling\n`);
     // Each CPU's records in turn or, under temporal, every CPU's merged in time order.
     const records: TimedRecord[] = this.temporal
       ? this.temporal.merge(buffers, readAt)
@@ -209,7 +214,10 @@ export class Consumer {
 
   private record(cpu: number, raw: Buffer, next: EnabledProbe | null = null): void {
     const epid = raw.readUInt32LE(0);
-    if (epid === FAULT_EPID) return this.fault(raw.subarray(RECORD_HEADER_SIZE));
+    if (epid === FAULT_EPID) {
+      if (isDoubleError(raw)) return; // counted by print()
+      return this.fault(raw.subarray(RECORD_HEADER_SIZE));
+    }
     // A speculation's record or commit/discard marker: print what it releases (speculation.ts).
     const tag = raw.readUInt32LE(4);
     if (tag !== 0) return this.speculations.take(cpu, raw, tag).forEach((r) => this.record(r.cpu, r.raw));
@@ -257,7 +265,7 @@ export class Consumer {
     printf: (r, args) => {
       const text = formatPrintf(r.format ?? '', args, this.symbols);
       if (r.action === D.DTRACEACT_SYSTEM) this.line = runSystem(text, this.line, this.opts.out, this.reopened.fd, this.opts.flush);
-      else if (r.action === D.DTRACEACT_FREOPEN) this.line = this.reopened.reopen(text, this.line);
+      else if (r.action === D.DTRACEACT_FREOPEN) this.line = this.reopened.reopen(text, this.line, enabledProbeText(this.ep));
       else this.line += this.piece(text, this.ep, r);
     },
     trace: (r, v) => {
@@ -270,6 +278,12 @@ export class Consumer {
       else if (text !== '') this.bufferAggregations(ids, text, r.format !== undefined);
     },
     setopt: (_r, option, value) => this.setopt(this.ep, option, value),
+    ftruncate: () => {
+      // What this record printed before goes too, as libdtrace empties the file it wrote to.
+      this.opts.out(this.line);
+      this.line = '';
+      this.reopened.truncate(this.opts.truncate);
+    },
     tracemem: (r, bytes) => { this.line += this.piece(formatTracemem(bytes, this.quiet), this.ep, r); },
     // The last exit() consumed gives the status (an END clause's exit() overrides).
     exit: (_r, status) => { this.exitStatus = status; },
@@ -330,10 +344,9 @@ export class Consumer {
     const epid = d.readUInt32LE(0), action = d.readUInt32LE(4), offset = d.readUInt32LE(8);
     const code = d.readUInt32LE(12), addr = d.readBigUInt64LE(16);
     const ep = this.byEpid.get(epid);
-    const where = ep ? `${ep.probe.provider}:${ep.probe.module}:${ep.probe.func}:${ep.probe.name}` : '?';
     this.errors++;
     this.opts.err(
-      `dtrace: error on enabled probe ID ${epid} (ID ${ep?.probe.id ?? 0}: ${where}): ` +
+      `dtrace: ${ep ? enabledProbeText(ep) : `error on enabled probe ID ${epid} (ID 0: ?): `}` +
         `${faultMessage(code, addr)} in ${action === 0 ? 'predicate' : `action #${action}`}${offset === 0xffffffff ? '' : ` at DIF offset ${offset}`}\n`,
     );
   }
@@ -372,4 +385,15 @@ export function faultMessage(code: number, addr: bigint): string {
 function optionSet(options: Map<string, string> | undefined, name: string): boolean {
   const v = options?.get(name);
   return v !== undefined && v !== 'unset';
+}
+
+/** A fault record of a fault inside an ERROR clause (DTrace's double error). */
+function isDoubleError(raw: Buffer): boolean {
+  return raw.readUInt32LE(0) === FAULT_EPID && raw.readUInt32LE(4) === DBLERROR_TAG;
+}
+
+/** How dtrace(1) names the enabled probe of a fault or a library action's error. */
+function enabledProbeText(ep: EnabledProbe): string {
+  const p = ep.probe;
+  return `error on enabled probe ID ${ep.epid} (ID ${p.id}: ${p.provider}:${p.module}:${p.func}:${p.name}): `;
 }

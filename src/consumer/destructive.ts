@@ -3,8 +3,9 @@
 // before the command's output, and dtrace waits for the command before going on.
 
 import { spawnSync } from 'node:child_process';
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { FREOPEN_RESTORE } from '../abi/records.js';
+import { errnoText } from '../sys/errno.js';
 
 /**
  * Print `pending`, run `command`, and return the (empty) rest of the line. `stdout`: the file
@@ -30,21 +31,34 @@ export class Reopened {
 
   constructor(private readonly own: (text: string) => void, private readonly err: (text: string) => void) {}
 
+  /** ftruncate(): empty the file freopen() opened, else dtrace's own output (`own`). */
+  truncate(own: (() => void) | undefined): void {
+    if (this.fd === null) return own?.();
+    try {
+      ftruncateSync(this.fd, 0);
+    } catch {
+      // Not a regular file (freopen("/dev/null")): nothing to empty.
+    }
+  }
+
   /** Where output goes now. */
   readonly out = (text: string): void => {
     if (this.fd === null) this.own(text);
     else writeSync(this.fd, text);
   };
 
-  /** Print `pending` where output goes now, then switch; returns the (empty) rest of the line. */
-  reopen(path: string, pending: string): string {
+  /**
+   * Print `pending` where output goes now, then switch; returns the (empty) rest of the line. A
+   * failure is reported as libdtrace reports a library action's error: `where` names the probe.
+   */
+  reopen(path: string, pending: string, where = ''): string {
     if (pending) this.out(pending);
     let fd: number | null = null;
     if (path !== FREOPEN_RESTORE) {
       try {
         fd = openSync(path, 'a');
       } catch (e) {
-        this.err(`dtrace: couldn't freopen() "${path}": ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'No such file or directory' : (e as Error).message}\n`);
+        this.err(`dtrace: ${where}couldn't freopen() "${path}": ${errnoText(e)}\n`);
         return '';
       }
     }

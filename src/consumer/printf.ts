@@ -421,6 +421,7 @@ export function formatPrintf(fmt: string | FormatPiece[], args: Value[], opts: P
       prec: prec > 0 ? prec : -1,
     };
 
+    let v: Value | undefined;
     if (conv.flags.agg) {
       const values = opts.aggValues ?? [];
       if (values.length === 0) throw new PrintfError(`%@ conversion #${conv.index} without an aggregation`);
@@ -430,11 +431,11 @@ export function formatPrintf(fmt: string | FormatPiece[], args: Value[], opts: P
         out += av.text;
         continue;
       }
-      out += formatIntConv(spec, info, { kind: 'int', value: av.value, size: 8, signed: av.signed });
-      continue;
+      // The value is formatted as the conversion's letter says: %@T a date, %@x hex, ...
+      v = { kind: 'int', value: av.value, size: 8, signed: av.signed };
+    } else {
+      v = args[next++];
     }
-
-    const v = args[next++];
     switch (info.cls) {
       case 'sint':
       case 'uint':

@@ -29,6 +29,8 @@ export interface ActionRenderer {
   tracemem(r: RecordDescription, bytes: Buffer): void;
   /** exit(): its status. */
   exit(r: RecordDescription, status: number): void;
+  /** ftruncate(): empty the output file (when the output is one). */
+  ftruncate?(r: RecordDescription): void;
   /** stack(), ustack(), sym() and kin: the record's data, for formatSymbolicRecord() or symbolicKey(). */
   symbolic(r: RecordDescription, data: Buffer): void;
 }
@@ -62,6 +64,10 @@ export function walkActions(recs: RecordDescription[], data: Buffer, aggs: Aggre
         break;
       }
       case D.DTRACEACT_LIBACT:
+        if (r.arg === BigInt(D.DT_ACT_FTRUNCATE)) {
+          out.ftruncate?.(r);
+          break;
+        }
         if (isSetoptRecord(r)) {
           const { option, value, consumed } = setoptArgs(recs, i, data);
           out.setopt(r, option, value);

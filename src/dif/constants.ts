@@ -604,4 +604,5 @@ export const DT_ACT_CLEAR = DT_ACT_BASE + 15;
 export const DT_ACT_NORMALIZE = DT_ACT_BASE + 16;
 export const DT_ACT_DENORMALIZE = DT_ACT_BASE + 17;
 export const DT_ACT_TRUNC = DT_ACT_BASE + 18;
+export const DT_ACT_FTRUNCATE = DT_ACT_BASE + 21;
 export const DT_ACT_SETOPT = DT_ACT_BASE + 28;

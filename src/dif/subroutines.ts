@@ -136,6 +136,7 @@ export const ACTION_PROTOTYPES: ReadonlyMap<string, ActionPrototype> = new Map<s
   ['system', { args: ['@'], varargs: true }],
   ['freopen', { args: ['@'], varargs: true }],
   ['setopt', { args: ['char *', 'char *'], optional: 1 }],
+  ['ftruncate', { args: [] }],
   ['clear', { args: [AGG] }],
   ['denormalize', { args: [AGG] }],
   ['normalize', { args: [AGG, 'uint64_t'] }],

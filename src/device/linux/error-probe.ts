@@ -8,9 +8,10 @@
 // carry their own EPIDs), puts args[] back, writes the fault record that dtrace(1) prints as
 // "error on enabled probe ID ..." (libdtrace's own ERROR enabling, which comes after the user's
 // in DTrace too), and jumps back to the ECB after the faulting one. A fault inside an ERROR
-// clause abandons that clause without firing ERROR again, as DTrace does.
+// clause abandons that clause without firing ERROR again, as DTrace does, and writes its fault
+// record tagged DBLERROR_TAG for the consumer to count.
 
-import { RECORD_HEADER_SIZE } from '../../abi/records.js';
+import { DBLERROR_TAG, RECORD_HEADER_SIZE } from '../../abi/records.js';
 import { FP, JMP, type Label, R1, R8 } from './bpf-asm.js';
 import type { EcbPlan, ProbeTranslator } from './translate.js';
 
@@ -55,7 +56,11 @@ export function jumpToErrorBlock(t: ProbeTranslator, next: Label): boolean {
   let s = states.get(t);
   if (!s) states.set(t, (s = { block: a.label('error.block'), resumes: [], active: false }));
   if (s.active) {
-    a.ja(next); // a fault in an ERROR clause: that clause is abandoned, nothing more
+    // A fault in an ERROR clause: that clause is abandoned and ERROR does not fire again; the
+    // consumer is told of a double error (the fault record, tagged).
+    a.st(4, R8, mem.buf + 4, DBLERROR_TAG);
+    t.output(mem.buf, RECORD_HEADER_SIZE + 24);
+    a.ja(next);
     return true;
   }
   for (let i = 0; i < 24; i += 8) {

@@ -63,7 +63,8 @@ export function matchProbes(registry: ProbeRegistry, program: Program): ProbeMat
 export function layoutRecords(program: Program, strsize: number): { ecbs: EcbLayout[]; aggregations: AggregationDescription[] } {
   const execnameKeys = execnameKeyPositions(program);
   const intKeys = integerKeyWidths(program);
-  const ecbs = program.ecbs.map((_, i) => layoutEcb(program, i, strsize, execnameKeys, intKeys));
+  const stackKeys = stackKeyWidths(program);
+  const ecbs = program.ecbs.map((_, i) => layoutEcb(program, i, strsize, execnameKeys, intKeys, stackKeys));
   return { ecbs, aggregations: collectAggregations(program, ecbs) };
 }
 
@@ -142,7 +143,8 @@ export function layoutMemory(
 ): MemoryLayout {
   const { strsize } = opts;
   const maxData = Math.max(24, ...records.ecbs.map((l) => l.dataSize));
-  const maxKey = Math.max(8, ...records.aggregations.map((a) => a.keySize)) + 8; // and a shared hash's id (aggregate.ts)
+  const maxKey = Math.max(8, ...records.aggregations.map((a) => a.keySize),
+    ...records.ecbs.flatMap((l) => l.keyRecords.map((r) => (r ? roundUp(r.offset + r.size, 8) : 0)))) + 8; // and a shared hash's id (aggregate.ts)
   for (const a of records.aggregations) {
     if (a.valueSize > PERCPU_VALUE_MAX)
       throw new DeviceError(`aggregation @${a.name === '_' ? '' : a.name} needs ${a.valueSize} bytes per CPU, more than ${PERCPU_VALUE_MAX}`);
@@ -269,6 +271,27 @@ function integerKeyWidths(program: Program): Map<bigint, IntegerKey[]> {
 }
 
 /**
+ * For each aggregation, the widest stack record at each key position across its clauses: one
+ * clause may key it by stack() and another by ustack() (or by other frame counts), and the hash
+ * map has one key size, so every clause gives the stack the widest slot, zero-filled past its own.
+ */
+function stackKeyWidths(program: Program): Map<bigint, number[]> {
+  const out = new Map<bigint, number[]>();
+  for (const ecb of program.ecbs) {
+    ecb.actions.forEach((act, j) => {
+      if (!isAggregation(act.kind)) return;
+      const seen = out.get(act.uarg) ?? [];
+      aggKeyIndexes(ecb.actions, j).forEach((k, p) => {
+        const rec = stackRecord(ecb.actions[k].kind, ecb.actions[k].arg);
+        if (rec) seen[p] = Math.max(seen[p] ?? 0, rec.size);
+      });
+      out.set(act.uarg, seen);
+    });
+  }
+  return out;
+}
+
+/**
  * For each aggregation, which key positions hold nothing but execname in every clause that
  * aggregates into it. execname is at most 16 bytes (the kernel's TASK_COMM_LEN), so such a key
  * gets a 16-byte slot instead of strsize bytes: the map hashes and compares 16 bytes, not 256,
@@ -293,6 +316,7 @@ function execnameKeyPositions(program: Program): Map<bigint, boolean[]> {
 /** Lay out one ECB's records, as the kernel does when it enables an ECB. */
 function layoutEcb(
   program: Program, index: number, strsize: number, execnameKeys: Map<bigint, boolean[]>, intKeys: Map<bigint, IntegerKey[]>,
+  stackKeys: Map<bigint, number[]>,
 ): EcbLayout {
   const acts = program.ecbs[index].actions;
   const records: (RecordDescription | null)[] = acts.map(() => null);
@@ -300,12 +324,14 @@ function layoutEcb(
   const isKey = acts.map(() => false);
   const execnameKey = acts.map(() => false);
   const intKey: (IntegerKey | undefined)[] = acts.map(() => undefined);
+  const stackKey: (number | undefined)[] = acts.map(() => undefined);
   acts.forEach((a, i) => {
     if (!isAggregation(a.kind)) return;
     for (let k = i - a.ntuple; k < i; k++) isKey[k] = true;
     aggKeyIndexes(acts, i).forEach((k, p) => {
       execnameKey[k] = execnameKeys.get(a.uarg)?.[p] === true;
       intKey[k] = intKeys.get(a.uarg)?.[p];
+      stackKey[k] = stackKeys.get(a.uarg)?.[p];
     });
   });
   let off = 0;
@@ -321,6 +347,8 @@ function layoutEcb(
       rec.size = ik.size, rec.alignment = ik.size, rec.type = ik.type;
       if (ik.shown !== ik.size) rec.shown = ik.shown;
     }
+    const sk = stackKey[i];
+    if (sk !== undefined && isStackAction(act.kind)) rec.size = Math.max(rec.size, sk);
     if (isKey[i]) {
       keyOff = roundUp(keyOff, rec.alignment);
       keyRecords[i] = { ...rec, offset: keyOff };

@@ -257,7 +257,7 @@ export class ProbeTranslator {
    */
   translate(plans: EcbPlan[], chain?: ChainLink): Buffer {
     const a = this.a, env = this.env, mem = env.mem;
-    if (chain?.exitBefore) this.exitBefore = true;
+    if (chain?.exitBefore || (chain && this.errorExits())) this.exitBefore = true;
     const out = a.label('out');
     a.mov(R9, R1);
     if (env.cpu !== undefined) {
@@ -335,6 +335,11 @@ export class ProbeTranslator {
   /** Has a clause translated so far in this program an exit() action? */
   private exitBefore = false;
 
+  /** Does a clause of the ERROR probe call exit()? */
+  private errorExits(): boolean {
+    return this.env.errorProbe?.plans.some((p) => p.desc.actions.some((x) => x.kind === D.DTRACEACT_EXIT)) === true;
+  }
+
   private ecb(plan: EcbPlan): void {
     const a = this.a, mem = this.env.mem;
     const next = a.label(`ecb${plan.epid}.next`);
@@ -351,7 +356,8 @@ export class ProbeTranslator {
       a.ldx(4, R1, R1, 0);
       a.jmpImm(JMP.JEQ, R1, 1, next);
     }
-    if (plan.desc.actions.some((x) => x.kind === D.DTRACEACT_EXIT)) this.exitBefore = true;
+    // A fault in this clause fires ERROR, whose clause may call exit() too.
+    if (plan.desc.actions.some((x) => x.kind === D.DTRACEACT_EXIT) || this.errorExits()) this.exitBefore = true;
     if (plan.desc.predicate) {
       this.actionIndex = 0;
       this.difo(plan.desc.predicate, next);
