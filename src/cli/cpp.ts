@@ -6,6 +6,7 @@
 // for included files keep their file name. `#pragma D ...` lines pass through cpp unchanged.
 
 import { spawnSync } from 'node:child_process';
+import { basename } from 'node:path';
 import { API_VERSION } from '../version.js';
 
 /** __SUNW_D_VERSION: the D version as DTrace encodes it (major << 24 | minor << 12 | micro). */
@@ -30,7 +31,7 @@ export interface CppOptions {
  * headers to ISO declarations (<sys/types.h> then includes no byteswap functions). The C
  * compiler's other macros (the architecture, __INT_LEAST8_TYPE__ for <stdint.h>) stay defined.
  */
-const PREDEFINED = ['-D__linux', '-D__unix', '-D__SVR4', '-D__SUNW_D=1', '-U__GNUC__', '-D__SUNW_D_64', '-D__Linux', '-std=c99'];
+const PREDEFINED = ['-D__linux', '-D__unix', '-D__SVR4', '-D__SUNW_D=1', '-U__GNUC__', '-D__SUNW_D_64', '-D__Linux'];
 
 export class CppError extends Error {}
 
@@ -38,8 +39,14 @@ export class CppError extends Error {}
 export function preprocess(text: string, opts: CppOptions): string {
   // An interpreter line (#!) means nothing to cpp: blank it, keeping the line count.
   const input = text.startsWith('#!') ? text.replace(/^[^\n]*/, '') : text;
-  const argv = ['-xc', ...PREDEFINED, `-D__SUNW_D_VERSION=${D_VERSION}`, ...opts.args, ...(opts.headers ? ['-H'] : []), '-'];
-  const r = spawnSync(opts.path ?? 'cpp', argv, { input, encoding: 'utf8', stdio: ['pipe', 'pipe', 'inherit'] });
+  // In DTrace for Linux's order, so that a -xcpppath command sees the same first option (-D).
+  const argv = [...PREDEFINED, `-D__SUNW_D_VERSION=${D_VERSION}`, '-std=c99', ...opts.args, ...(opts.headers ? ['-H'] : []), '-'];
+  // Its argv[0] is the command's base name, as DTrace gives it ("cat: invalid option -- 'D'").
+  const command = opts.path ?? 'cpp';
+  const r = spawnSync(command, argv, { argv0: basename(command), input, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
+  // cpp's messages (and -H's list) name the input as DTrace for Linux's cpp, which reads it by
+  // the name /dev/stdin, does: "/dev/stdin:21:2: error: #else after #else".
+  if (r.stderr) process.stderr.write(r.stderr.replace(/^<stdin>:/gm, '/dev/stdin:'));
   if (r.error || r.status !== 0) throw new CppError('Preprocessor failed to process input program');
   return r.stdout
     .replace(/^# \d+ "<(?:built-in|command-line)>"[^\n]*$/gm, '')

@@ -22,7 +22,9 @@ export function readMode(args: ParsedArgs): Mode | 'version' {
     throw new Fatal('only one of the [-AGhlV] options can be specified at a time', E_USAGE);
   if (count('V')) {
     process.stdout.write(`dtrace: ${API_VERSION}\n`);
-    if (count('v')) process.stdout.write(`This is node-dtrace ${VERSION}\n`);
+    // -vV: the D version in full as DTrace says it ("This is DTrace M.m.u", whose numbers make
+    // __SUNW_D_VERSION: scripts read it so), then this implementation's own version.
+    if (count('v')) process.stdout.write(`This is DTrace ${dVersionTriple()}\nThis is node-dtrace ${VERSION}\n`);
     return 'version';
   }
   if (count('a') || count('A'))
@@ -35,4 +37,10 @@ export function readMode(args: ParsedArgs): Mode | 'version' {
     throw new Fatal('-B not valid in combination with [-AGl] options', E_USAGE);
   if (buffered && count('o')) throw new Fatal('-B not valid in combination with -o option', E_USAGE);
   return { count, listing, execute: count('e') === 0, buffered };
+}
+
+/** API_VERSION's number as major.minor.micro ("1.13" is 1.13.0). */
+function dVersionTriple(): string {
+  const [major, minor = '0', micro = '0'] = API_VERSION.replace(/^.* /, '').split('.');
+  return `${major}.${minor}.${micro}`;
 }

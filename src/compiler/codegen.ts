@@ -86,9 +86,12 @@ export class CodeGenerator {
 
   /** Types, typedefs, enumerators and inlines of the program (ctypes.ts). */
   readonly types: TypeScope;
+  /** An option's value as -x or a pragma before this point set it. */
+  readonly option: (name: string) => string | undefined;
 
   constructor(private opts: CodegenOptions) {
     this.types = opts.types ?? new TypeScope();
+    this.option = (name) => opts.option?.(name);
     this.types.macroLiteral = (e) => this.substituteMacros(e);
     lastTypes = this.types;
     this.aggregations = new AggregationCodegen(this, opts);

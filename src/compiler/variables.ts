@@ -13,6 +13,8 @@
 // kernel side does that); reading a missing one gives 0.
 
 import * as D from '../dif/constants.js';
+import { ACTION_PROTOTYPES, SUBROUTINE_BY_NAME } from '../dif/subroutines.js';
+import { AGG_FUNCTION_NAMES } from './aggregations.js';
 import { encodeLdv, encodeR, encodeStv } from '../dif/builder.js';
 import type * as A from './ast.js';
 import { type CodeGenerator, type DifoGen, type Val, checkTuple, err, registerNeed, resolveType } from './codegen.js';
@@ -156,6 +158,7 @@ export class Variables {
     for (const decl of d.declarators) {
       const t = decl.type;
       const at = decl as unknown as A.Expression;
+      if (scope === 'global') this.refuseBuiltinName(decl.name, t, decl);
       if (t.kind === 'ArrayType' && t.keys) {
         if (scope === 'local') throw err('D_DECL_LOCASSC', `associative arrays may not be declared as local variables: ${decl.name}`, decl);
         const type = resolveType(t.of, at);
@@ -185,6 +188,22 @@ export class Variables {
       const v = this.variable(scope, decl.name, false, decl);
       this.redeclared(v, type, decl, 'scalar');
       v.type = type;
+    }
+  }
+
+  /**
+   * A global may not take the name of something D defines itself: a built-in variable, a
+   * subroutine, an action or an aggregating function (D_DECL_IDRED), nor that of a D library
+   * inline of another type. Names D 1.1 added are free under an older `-x version`.
+   */
+  private refuseBuiltinName(name: string, t: A.TypeExpression, decl: A.Position): void {
+    if (isBuiltinName(name) && !(D_1_1_NAMES.has(name) && olderThan(this.cg.option('version'), [1, 1])))
+      throw err('D_DECL_IDRED', `built-in identifier redeclared: ${name}`, decl);
+    const inline = this.cg.types.inlines.get(name);
+    if (inline && t.kind !== 'ArrayType') {
+      const type = resolveType(t, decl as unknown as A.Expression);
+      if (!sameType(type, inline.type))
+        throw err('D_DECL_IDRED', `identifier redeclared: ${name}\n\t current: scalar ${typeName(type)}\n\tprevious: scalar ${typeName(inline.type)}`, decl);
     }
   }
 
@@ -349,4 +368,19 @@ export function isVariableDeclaration(d: A.Declaration): boolean {
 /** "" where a NULL was written. */
 function nullToString(t: DType, value: A.Expression): boolean {
   return t.kind === 'string' && isNullConstant(value);
+}
+
+/** The names D defines itself (compiler/ctypes.ts's BUILTIN_IDENTS holds the variables and library names). */
+function isBuiltinName(name: string): boolean {
+  return D.DIF_VAR_BY_NAME.has(name) || ACTION_PROTOTYPES.has(name) || AGG_FUNCTION_NAMES.has(name)
+    || (SUBROUTINE_BY_NAME.has(name) && !name.startsWith('<'));
+}
+
+/** Subroutines and actions D 1.1 added (a program for D 1.0 may use the names). */
+const D_1_1_NAMES = new Set(['strstr', 'strchr', 'strrchr', 'strtok', 'substr', 'index', 'freopen']);
+
+/** Is the -x version given older than major.minor? (Unset: this compiler's, which is not.) */
+function olderThan(version: string | undefined, [major, minor]: [number, number]): boolean {
+  const m = version ? /^(\d+)\.(\d+)/.exec(version) : null;
+  return m !== null && (Number(m[1]) < major || (Number(m[1]) === major && Number(m[2]) < minor));
 }

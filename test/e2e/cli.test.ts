@@ -84,7 +84,8 @@ describe('usage', () => {
     const r = dtrace(['-V']);
     expect(r.stdout).toBe('dtrace: Sun D 1.13\n');
     expect(r.status).toBe(0);
-    expect(dtrace(['-V', '-v']).stdout).toMatch(/^dtrace: Sun D 1\.13\nThis is node-dtrace \d+\.\d+\.\d+/);
+    // "This is DTrace M.m.u" is the D version, as __SUNW_D_VERSION encodes it (-C).
+    expect(dtrace(['-V', '-v']).stdout).toMatch(/^dtrace: Sun D 1\.13\nThis is DTrace 1\.13\.0\nThis is node-dtrace \d+\.\d+\.\d+/);
   });
 
   test('only one of -A -G -h -l -V', () => {
