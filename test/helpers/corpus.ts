@@ -234,7 +234,7 @@ export const NOT_COMPILING: readonly string[] = [
   'front-err-member-incomplete.d', // D_DECL_INCOMPLETE: incomplete struct/union/enum struct dtrace_undefined_tag: x
   'front-err-member-unknown.d', // D_TYPE_MEMBER: no_such_member is not a member of struct task_struct
   'front-err-member-void.d', // D_DECL_VOIDOBJ: cannot have void member: v
-  'front-err-null-assign.d', // D_OP_WRITE: operator = can only be applied to a writable variable
+  'front-err-null-assign.d', // D_OP_LVAL: operator = requires modifiable lvalue as an operand
   'front-err-offsetof-bitfield.d', // D_OFFSETOF_BITFIELD: cannot take offset of a bit-field: a
   'front-err-offsetof-member.d', // D_UNKNOWN: failed to determine offset of no_such_member: Member name not found
   'front-err-offsetof-type.d', // D_OFFSETOF_TYPE: offsetof operand must be a struct or union type
