@@ -230,7 +230,7 @@ export const NOT_COMPILING: readonly string[] = [
   'front-err-lquant-step-zero.d', // D_LQUANT_STEPTYPE: lquantize( ) argument #3 must be a non-zero positive integer constant
   'front-err-lquant-stepbig.d', // D_LQUANT_STEPVAL: lquantize( ) argument #3 must be a 16-bit quantity
   'front-err-lquant-steplarge.d', // D_LQUANT_STEPLARGE: lquantize( ) step (argument #3) too large: must have at least one quan
-  'front-err-member-dup.d', // D_UNKNOWN: failed to define member 'a': Duplicate member or variable name
+  'front-err-member-dup.d', // D_UNKNOWN: failed to define member 'a': Duplicate member or variable name.
   'front-err-member-incomplete.d', // D_DECL_INCOMPLETE: incomplete struct/union/enum struct dtrace_undefined_tag: x
   'front-err-member-unknown.d', // D_TYPE_MEMBER: no_such_member is not a member of struct task_struct
   'front-err-member-void.d', // D_DECL_VOIDOBJ: cannot have void member: v
