@@ -469,6 +469,8 @@ export class DifoGen {
         if (target.kind !== 'Identifier') throw err('D_OP_LVAL', `operator ${e.op} requires modifiable lvalue as an operand`, e);
         this.cg.vars.checkScalarName(target.name, target);
         // A kernel symbol is an lvalue, but not writable.
+        // An inline, enumerator or NULL is a value, not an lvalue, to DTrace.
+        if (this.valueName(target.name)) throw err('D_OP_LVAL', `operator ${e.op} requires modifiable lvalue as an operand`, e);
         if (target.module !== undefined || BUILTINS.has(target.name) || this.constantName(target.name)) throw err('D_OP_WRITE', `operator ${e.op} can only be applied to a writable variable`, e);
         // As in DTrace, ++ and -- create a global never seen before as an int64_t.
         const g = this.cg.global(target.name) ?? this.cg.declareGlobal(target.name, LONG);
@@ -611,6 +613,12 @@ export class DifoGen {
     return name === 'NULL' || t.inlines.has(name) || t.enumerators.has(name);
   }
 
+  /** A program's inline or enumerator, or NULL: an expression, not an lvalue, to DTrace (the
+   *  library's inlines that stand for DTrace's built-in variables, chip and kin, are variables). */
+  private valueName(name: string): boolean {
+    return this.constantName(name) && !BUILTIN_IDENTS.has(name);
+  }
+
   private loadGlobal(name: string, g: Global): Val {
     const r = this.free.pop();
     if (r === undefined) throw new DtraceError('D_NOREG', 'insufficient registers to generate code');
@@ -631,6 +639,7 @@ export class DifoGen {
     const t = e.target;
     if (t.kind !== 'Identifier')
       throw err('D_OP_LVAL', `operator ${e.op} requires modifiable lvalue as an operand`, e);
+    if (this.valueName(t.name)) throw err('D_OP_LVAL', `operator ${e.op} requires modifiable lvalue as an operand`, e);
     if (t.module !== undefined || BUILTINS.has(t.name) || t.name === 'cpu' || this.constantName(t.name))
       throw err('D_OP_WRITE', `operator ${e.op} can only be applied to a writable variable`, e);
     let v: Val;

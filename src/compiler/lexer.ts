@@ -592,8 +592,16 @@ export function integerValue(text: string): IntegerValue | LexErrorPayload {
   if (rest !== '' && !'uUlL'.includes(rest[0])) {
     return { tag: ErrorTags.D_INT_DIGIT, message: `constant ${text} contains invalid digit ${rest[0]}` };
   }
-  return { value, suffix: rest, decimal: text[0] !== '0' };
+  const decimal = text[0] !== '0';
+  // A decimal constant without u is signed (C's rule, as dt_node_int applies it): past
+  // INT64_MAX no built-in type holds it.
+  if (decimal && !/u/i.test(rest) && value > MAX_S64) {
+    return { tag: ErrorTags.D_INT_OFLOW, message: `integer constant 0x${value.toString(16)} cannot be represented in any built-in integral type` };
+  }
+  return { value, suffix: rest, decimal };
 }
+
+const MAX_S64 = (1n << 63n) - 1n;
 
 const SIMPLE_ESCAPES: Record<string, number> = {
   n: 10, t: 9, v: 11, b: 8, r: 13, f: 12, a: 7, '\\': 92, '?': 63, "'": 39, '"': 34,

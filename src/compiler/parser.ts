@@ -315,7 +315,8 @@ class DParser extends EmbeddedActionsParser {
     if (this.is(t, L.Kw.struct) || this.is(t, L.Kw.union) || this.is(t, L.Kw.enum)) return state.specifier === null;
     if (this.is(t, L.Identifier)) {
       if (state.words.length === 0) return state.specifier === null && (forceType || this.identIsType(1));
-      return attributesOnly && this.identIsType(1);
+      // `typedef long foo_t` names foo_t again (D_DECL_IDRED), as the reference has it
+      return attributesOnly && state.storage !== 'typedef' && this.identIsType(1);
     }
     return false;
   }

@@ -231,11 +231,11 @@ export const NOT_COMPILING: readonly string[] = [
   'front-err-lquant-step-zero.d', // D_LQUANT_STEPTYPE: lquantize( ) argument #3 must be a non-zero positive integer constant
   'front-err-lquant-stepbig.d', // D_LQUANT_STEPVAL: lquantize( ) argument #3 must be a 16-bit quantity
   'front-err-lquant-steplarge.d', // D_LQUANT_STEPLARGE: lquantize( ) step (argument #3) too large: must have at least one quan
-  'front-err-member-dup.d', // D_UNKNOWN: failed to define member 'a': Duplicate member or variable name
+  'front-err-member-dup.d', // D_UNKNOWN: failed to define member 'a': Duplicate member or variable name.
   'front-err-member-incomplete.d', // D_DECL_INCOMPLETE: incomplete struct/union/enum struct dtrace_undefined_tag: x
   'front-err-member-unknown.d', // D_TYPE_MEMBER: no_such_member is not a member of struct task_struct
   'front-err-member-void.d', // D_DECL_VOIDOBJ: cannot have void member: v
-  'front-err-null-assign.d', // D_OP_WRITE: operator = can only be applied to a writable variable
+  'front-err-null-assign.d', // D_OP_LVAL: operator = requires modifiable lvalue as an operand
   'front-err-offsetof-bitfield.d', // D_OFFSETOF_BITFIELD: cannot take offset of a bit-field: a
   'front-err-offsetof-member.d', // D_UNKNOWN: failed to determine offset of no_such_member: Member name not found
   'front-err-offsetof-type.d', // D_OFFSETOF_TYPE: offsetof operand must be a struct or union type

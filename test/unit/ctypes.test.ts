@@ -62,7 +62,7 @@ describe('declarations and layout', () => {
   test('declaration errors carry DTrace tags and messages', () => {
     expect(compileError('struct s { int a; }; struct s { int b; };')).toBe('D_DECL_TYPERED: type redeclared: struct s');
     expect(compileError('struct s { int a : 40; };')).toBe('D_DECL_BFSIZE: bit-field too big for type: a');
-    expect(compileError('struct s { int a; int a; };')).toBe("D_UNKNOWN: failed to define member 'a': Duplicate member or variable name");
+    expect(compileError('struct s { int a; int a; };')).toBe("D_UNKNOWN: failed to define member 'a': Duplicate member or variable name.");
     expect(compileError('enum e { A = 0x80000000 };')).toBe("D_DECL_ENOFLOW: enumerator 'A' value overflows INT_MAX (2147483647)");
     expect(compileError('inline string s = 1;')).toBe('D_OP_INCOMPAT: inline s definition uses incompatible types: "string" = "int"');
   });

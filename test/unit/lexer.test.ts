@@ -116,7 +116,12 @@ describe('lexer: values and errors', () => {
     expect(integerValue('0x10')).toEqual({ value: 16n, suffix: '', decimal: false });
     expect(integerValue('010')).toEqual({ value: 8n, suffix: '', decimal: false });
     expect(integerValue('10ul')).toEqual({ value: 10n, suffix: 'ul', decimal: true });
-    expect(integerValue('18446744073709551615')).toMatchObject({ value: (1n << 64n) - 1n });
+    expect(integerValue('0xffffffffffffffff')).toMatchObject({ value: (1n << 64n) - 1n });
+    expect(integerValue('18446744073709551615u')).toMatchObject({ value: (1n << 64n) - 1n });
+    // a decimal constant without u is signed, as DTrace has it (the reference's words)
+    expect(err(integerValue('9223372036854775808'))).toEqual({
+      tag: 'D_INT_OFLOW', message: 'integer constant 0x8000000000000000 cannot be represented in any built-in integral type',
+    });
     expect(err(integerValue('18446744073709551616'))).toEqual({
       tag: 'D_INT_OFLOW', message: 'constant 18446744073709551616 results in integer overflow',
     });

@@ -273,7 +273,7 @@ describe('parser: declarations', () => {
     ['struct foo { int a; char *b; unsigned int c : 3; int : 2; };', 'struct foo{int a; ptr(char) b; unsigned int c:3; int :2}'],
     ['struct foo x;', 'x: struct foo'],
     ['union u { int i; long l; } v;', 'v: union u{int i; long l}'],
-    ['enum color { RED, GREEN = 5, BLUE, };', 'enum color{RED, GREEN=5, BLUE}'],
+    ['enum color { RED, GREEN = 5, BLUE };', 'enum color{RED, GREEN=5, BLUE}'],
     ['enum { A = 1 << 2 } e;', 'e: enum <anon>{A=(<< 1 2)}'],
     ['typedef unsigned long foo_t;', 'typedef foo_t: unsigned long'],
     ['inline int maxlen = 3 * 4;', 'inline maxlen: int = (* 3 4)'],
