@@ -60,7 +60,10 @@ export async function trace({ s, mode, compiled, registry, procs, output, signal
     buffered: mode.buffered ? (piece) => process.stdout.write(formatBufferedPiece(piece)) : undefined,
   });
   const interrupted = await takeSignals(signals, consumer, device, procs, output);
-  const paced = switchratePaced(options);
+  // A switch rate the program or the command line set is kept to, as DTrace keeps to its own:
+  // the buffers are read only at each switch, so even BEGIN's exit() is seen at the first one.
+  // Unset, records are read as soon as they arrive (and at least every tenth of a second).
+  const paced = isSet(options, 'switchrate');
   const begun = start(device, consumer, options, bufsize, notice, cannotEnable, paced);
   procs.resume();
   const pending = await traceLoop(device, consumer, procs, output, options, interrupted, paced, begun);
@@ -168,16 +171,6 @@ async function takeSignals(signals: Signals, consumer: Consumer, device: LinuxDe
 }
 
 /**
- * A switch rate the program or the command line set is kept to, as DTrace keeps to its own: the
- * buffers are read only at each switch, so even BEGIN's exit() is seen at the first one. Unset,
- * records are read as soon as they arrive (and at least every tenth of a second).
- */
-function switchratePaced(options: Map<string, string>): boolean {
-  const v = options.get('switchrate');
-  return v !== undefined && v !== 'unset';
-}
-
-/**
  * Attach the probes and run BEGIN, then say what the device left out or changed. BEGIN's records
  * are consumed at once, or returned to wait for the first switch when `paced`.
  */
@@ -222,7 +215,7 @@ async function traceLoop(device: LinuxDevice, consumer: Consumer, procs: Process
   setTimeout(() => clearInterval(early), MAPS_EARLY_FOR_MS).unref();
   // dtrace(1) learns of exit() from its status check (dtrace_status): with -x statusrate given, as
   // there, tracing ends at the first check after exit() (END sees the delay); otherwise at once.
-  const atStatus = (options.get('statusrate') ?? 'unset') !== 'unset';
+  const atStatus = isSet(options, 'statusrate');
   let exited = consumer.exitStatus !== null;
   while (!exited && !interrupted() && !tracedAllExited() && !consumer.filled) {
     const ms = procs.live > 0 ? Math.min(MAPS_REFRESH_MS, timers.msUntilNext()) : timers.msUntilNext();

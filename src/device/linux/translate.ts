@@ -488,35 +488,19 @@ export class ProbeTranslator {
   /** Store a DIF value (in reg) as a record at mem offset `off`. */
   private store(reg: number, off: number, rec: RecordDescription, next?: Label): void {
     const a = this.a;
-    if (rec.type === 'string') {
+    if (rec.type === 'string' || rec.type === 'bytes') {
+      // Copied by reference (dtrace_store_by_ref): a string, or memory traced whole (tracemem(),
+      // a struct, an array member). A source that cannot be read (NULL, a bad stringof(), a bad
+      // pointer) is an invalid address found outside DIF, so with no DIF offset: a fault, not a
+      // record of zeros.
       a.mov(R3, reg);
       if (next) a.stx(8, FP, TMP, R3);
       a.mov(R1, R8);
       a.aluImm(ALU.ADD, R1, off);
       a.movImm(R2, rec.size);
-      a.call(HELPER.probe_read_kernel_str);
+      a.call(rec.type === 'string' ? HELPER.probe_read_kernel_str : HELPER.probe_read_kernel);
       if (next) {
-        // A string that cannot be read (NULL, a bad stringof()) is an invalid address, found
-        // when the record is copied (dtrace_store_by_ref), so outside DIF: no DIF offset.
-        const ok = a.label('str.ok');
-        a.jmpImm(JMP.JSGE, R0, 0, ok);
-        a.ldx(8, R1, FP, TMP);
-        this.fault(D.DTRACEFLT_BADADDR, -1, R1, next);
-        a.place(ok);
-      }
-      return;
-    }
-    if (rec.type === 'bytes') {
-      a.mov(R3, reg);
-      if (next) a.stx(8, FP, TMP, R3);
-      a.mov(R1, R8);
-      a.aluImm(ALU.ADD, R1, off);
-      a.movImm(R2, rec.size);
-      a.call(HELPER.probe_read_kernel);
-      if (next) {
-        // Memory traced by reference (tracemem(), a struct, an array member) that cannot be
-        // read is an invalid address, as for a string: a fault, not a record of zeros.
-        const ok = a.label('bytes.ok');
+        const ok = a.label('byref.ok');
         a.jmpImm(JMP.JSGE, R0, 0, ok);
         a.ldx(8, R1, FP, TMP);
         this.fault(D.DTRACEFLT_BADADDR, -1, R1, next);
