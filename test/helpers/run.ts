@@ -94,3 +94,13 @@ export function withEnv<T>(vars: Record<string, string>, f: () => T): T {
     }
   }
 }
+
+/**
+ * stderr without the kernel's recursion-miss reports ("N probe firings lost (CPU busy in another
+ * BPF program)"): a probe on a busy path (locks, the scheduler) may now and then fire while
+ * another BPF program runs on its CPU; dtrace reports it, and it is no error of the program.
+ */
+export function withoutMissReports(stderr: string): string {
+  return stderr.replace(/^dtrace: (\S+ )?\d+ probe firings? lost \(CPU busy in another BPF program\)\n/gm, '');
+}
+
