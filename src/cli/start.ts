@@ -8,6 +8,13 @@ import { parse } from '../compiler/parser.js';
 export async function start(argv: string[]): Promise<void> {
   // BEGIN and END run in this process: let them see execname "dtrace", as in DTrace.
   process.title = 'dtrace';
+  // bin/dtrace keeps NODE_EXTRA_CA_CERTS from node's start-up (it costs a CA bundle's parse):
+  // give it back to the environment that -c commands and system() inherit.
+  const certs = process.env.DTRACE_NODE_EXTRA_CA_CERTS;
+  if (certs !== undefined) {
+    process.env.NODE_EXTRA_CA_CERTS = certs;
+    delete process.env.DTRACE_NODE_EXTRA_CA_CERTS;
+  }
 
   // A reader that goes away (`dtrace ... | head`) ends dtrace quietly, as SIGPIPE ends a C
   // dtrace (status 128 + SIGPIPE); the exit handlers still release every kernel object.

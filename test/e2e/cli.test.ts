@@ -51,6 +51,31 @@ describe('start-up', () => {
     expect(plain.stdout).toBe('dtrace: Sun D 1.13\n');
     expect(plain.stderr).toMatch(/exec \S*node \S*\/bin\/dtrace\.mjs -V/);
   });
+
+  test('node starts without NODE_EXTRA_CA_CERTS; -c commands still get it, set or empty', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'dtrace-env-'));
+    try {
+      const script = path.join(dir, 'env.sh');
+      writeFileSync(script, '#!/bin/sh\necho "certs=[${NODE_EXTRA_CA_CERTS-unset}] saved=[${DTRACE_NODE_EXTRA_CA_CERTS-unset}]"\n');
+      chmodSync(script, 0o755);
+      const run = (certs: string | undefined) => {
+        const env = { ...process.env, NODE_OPTIONS: '' };
+        if (certs === undefined) delete env.NODE_EXTRA_CA_CERTS;
+        else env.NODE_EXTRA_CA_CERTS = certs;
+        return spawnSync('sh', ['-x', DTRACE, '-q', '-c', script, '-n', 'END {}'], { encoding: 'utf8', env });
+      };
+      const set = run('/nonexistent/ca.pem');
+      // node would warn that it cannot read the bundle, had it been given it
+      expect(set.stderr).not.toMatch(/Warning|extra certs/i);
+      expect(set.stderr).toMatch(/unset NODE_EXTRA_CA_CERTS/);
+      // (dtrace's blank line at the end follows the command's output, as in DTrace for Linux)
+      expect(set.stdout).toBe('certs=[/nonexistent/ca.pem] saved=[unset]\n\n');
+      expect(run('').stdout).toBe('certs=[] saved=[unset]\n\n');
+      expect(run(undefined).stdout).toBe('certs=[unset] saved=[unset]\n\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('usage', () => {
