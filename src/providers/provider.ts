@@ -121,6 +121,14 @@ export type ArgSource =
    * without one.
    */
   | { kind: 'lockWait'; what: 'time' | 'flags' | 'reader' }
+  /**
+   * The TCP socket a received packet is for (raw argument `index`, a struct sk_buff * whose data
+   * is the IP header), from the sockets the device follows (device/linux/tcpsocks.ts); 0 when
+   * none is known.
+   */
+  | { kind: 'tcpSocket'; index: number }
+  /** The value of an earlier argument (argN, N = `arg`), computed once. */
+  | { kind: 'argCopy'; arg: number }
   /** A constant (SDT arguments such as 4@$5). */
   | { kind: 'constant'; value: bigint }
   /** The provider does not supply this argument; it reads as 0. */

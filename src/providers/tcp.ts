@@ -1,6 +1,7 @@
 // The tcp provider, as DTrace for Linux gives it, from tracepoints (attached raw):
 //   send, receive          the ip provider's packet tracepoints (src/providers/ip.ts), TCP packets
-//                          only; receive has no socket yet (args[1] and args[3] describe none)
+//                          only; a received packet's socket is looked up in the table of sockets
+//                          the device follows (device/linux/tcpsocks.ts)
 //   connect-request        a SYN without ACK sent
 //   accept-refused         a RST answering a SYN sent (RST|ACK with sequence number 0)
 //   state-change           sock:inet_sock_set_state of a TCP socket (args[5] the state left)
@@ -32,7 +33,7 @@ function tcpArgs(skb: () => ArgSource, sock: () => ArgSource, ip: () => ArgSourc
     { type: 'pktinfo_t *', native: 'struct sk_buff *', param: 0, source: skb },
     { type: 'csinfo_t *', native: 'struct sock *', param: 0, source: sock },
     { type: 'ipinfo_t *', native: '__dtrace_tcp_void_ip_t *', param: 0, source: ip },
-    { type: 'tcpsinfo_t *', native: 'struct tcp_sock *', param: 0, source: sock },
+    { type: 'tcpsinfo_t *', native: 'struct tcp_sock *', param: 0, source: () => ({ kind: 'argCopy', arg: 1 }) },
     { type: 'tcpinfo_t *', native: 'struct tcphdr *', param: 0, source: tcp },
     previous ? { type: 'tcplsinfo_t *', native: 'int', param: 0, source: previous } : { type: null, param: 0, source: NONE },
     { type: null, param: 0, source: state },
@@ -42,7 +43,8 @@ function tcpArgs(skb: () => ArgSource, sock: () => ArgSource, ip: () => ArgSourc
 
 /** A TCP packet probe; `flags` further conditions on the TCP header (its flags, sequence number). */
 function packetProbe(name: string, dir: Direction, flags: Guard[] = []): RawDerivedProbe {
-  const args = tcpArgs(packet.skb, packet.sock, packet.ip(dir), () => ({ kind: 'ipPayload', ip: 2, protocol: IPPROTO_TCP }),
+  const sock = dir === 'send' ? packet.sock : (): ArgSource => ({ kind: 'tcpSocket', index: 0 });
+  const args = tcpArgs(packet.skb, sock, packet.ip(dir), () => ({ kind: 'ipPayload', ip: 2, protocol: IPPROTO_TCP }),
     () => ({ kind: 'argDeref', arg: 1, offset: stateOffset(), size: 1 }), dir === 'receive');
   return { name, ...PACKET_EVENT[dir], args, guard: () => [ipPacketGuard(), { arg: 4, op: 'ne', value: 0 }, ...flags] };
 }

@@ -59,7 +59,7 @@ describe('start-up', () => {
       writeFileSync(script, '#!/bin/sh\necho "certs=[${NODE_EXTRA_CA_CERTS-unset}] saved=[${DTRACE_NODE_EXTRA_CA_CERTS-unset}]"\n');
       chmodSync(script, 0o755);
       const run = (certs: string | undefined) => {
-        const env = { ...process.env, NODE_OPTIONS: '' };
+        const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '' };
         if (certs === undefined) delete env.NODE_EXTRA_CA_CERTS;
         else env.NODE_EXTRA_CA_CERTS = certs;
         return spawnSync('sh', ['-x', DTRACE, '-q', '-c', script, '-n', 'END {}'], { encoding: 'utf8', env });

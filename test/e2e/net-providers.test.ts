@@ -132,12 +132,37 @@ describe.skipIf(skip)(`tcp, udp and ip providers${skip ? ` (skipped: ${skip})` :
     expect(r.stdout.trim().split('\n').sort()).toEqual([
       `receive 127.0.0.1 ${port} 1 ${N}`, // FIN
       `receive 127.0.0.1 ${port} 2 ${N + 1}`, // SYN
-      // a received packet has no socket yet: the local end is the packet's destination
+      // the receiving socket's local end, which is the packet's destination
       `receive 127.0.0.1 ${port} 5 ${N}`,
       `send 127.0.0.1 ${port} 1 ${N}`,
       `send 127.0.0.1 ${port} 2 ${N + 1}`,
       `send 127.0.0.1 ${port} 5 ${N}`, // "hello"
     ].sort());
+  });
+
+  test('tcp:::receive: the socket a packet arrives for, in the state it is in', () => {
+    const port = freePort();
+    const r = run(`
+      tcp:::receive /args[4]->tcp_dport == ${port} || args[4]->tcp_sport == ${port}/ {
+        this->seg = args[4]->tcp_flags & TH_SYN ? (args[4]->tcp_flags & TH_ACK ? "syn-ack" : "syn") :
+            args[2]->ip_plength > args[4]->tcp_offset ? "data" : "other";
+        @[this->seg, args[4]->tcp_dport == ${port} ? "server" : "client",
+            args[3]->tcps_addr == 0 ? "none" : tcp_state_string[args[3]->tcps_state],
+            args[1]->cs_addr == args[3]->tcps_addr, args[3]->tcps_addr == 0 || args[3]->tcps_lport == args[4]->tcp_dport] = count(); }
+      END { printa("%s %s %s %d %d %@d\\n", @); }`, 'tcp.py', port);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    // Each SYN finds the listener; the last one, after it closed, finds no socket.
+    expect(lines).toContain(`syn server state-listen 1 1 ${N}`);
+    expect(lines).toContain('syn server none 1 1 1');
+    // The SYN-ACK finds the connecting socket, known from the SYN it sent (its port is chosen
+    // after its change to SYN_SENT).
+    expect(lines).toContain(`syn-ack client state-syn-sent 1 1 ${N}`);
+    // "hello" finds the accepted socket.
+    expect(lines).toContain(`data server state-established 1 1 ${N}`);
+    expect(lines.filter((l) => l.startsWith('other server state-') || l.startsWith('other client state-')).length).toBeGreaterThan(0);
+    expect(lines.every((l) => / 1 1 \d+$/.test(l))).toBe(true);
   });
 
   test('udp:::send and receive, and ip:::send by destination', () => {

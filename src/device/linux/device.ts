@@ -14,6 +14,7 @@ import type { ProbeDescription, Program } from '../../dof/program.js';
 import type { Probe } from '../../providers/provider.js';
 import { ProbeRegistry } from '../../providers/registry.js';
 import { LOCKWAIT_ENTRIES, LOCKWAIT_VALUE_SIZE, lockWaitBeginProgram } from './lockwait.js';
+import { TCPSOCK_ENTRIES, TCPSOCK_KEY_SIZE, sockOffsets, tcpSockProgram } from './tcpsocks.js';
 import { VTIME_VALUE_SIZE, type VtimeEnv, vtimeOffsets, vtimeSwitchProgram } from './vtime.js';
 import { eventExists, eventId } from '../../providers/tracefs.js';
 import { BPF_F_TEST_RUN_ON_CPU, isNativeError, native } from '../native.js';
@@ -218,6 +219,7 @@ export class LinuxDevice implements Device {
     const memory = layoutMemory(program, records, enabled, this.opts);
     const maps = this.createMaps(program, records.aggregations, strings.bytes, globals, memory);
     if (enabled.some((probe) => probe.args.some((x) => x.from?.kind === 'lockWait'))) memory.mem.lockWaitFd = this.followLockWaits();
+    if (enabled.some((probe) => probe.args.some((x) => x.from?.kind === 'tcpSocket'))) memory.mem.tcpSocksFd = this.followTcpSockets();
     const { probes, plans } = assignEpids(program, match.byProbe, records.ecbs);
     const env: ProgramEnv = {
       ...maps, mem: memory.mem, strsize, difoStrtab: strings.difoStrtab, instanceString: strings.instanceString, globals: globals.vars, writableGlobals: globals.writable,
@@ -281,6 +283,23 @@ export class LinuxDevice implements Device {
       this.fds.push(native.rawTracepointOpen('contention_begin', prog));
     } catch (e) {
       throw new DeviceError(`lockstat: cannot follow lock:contention_begin: ${(e as Error).message}`);
+    }
+    return fd;
+  }
+
+  /** tcp:::receive's sockets (tcpsocks.ts): programs on TCP state changes and packets sent. */
+  private followTcpSockets(): number {
+    const fd = this.map({ type: BPF_MAP_TYPE.LRU_HASH, keySize: TCPSOCK_KEY_SIZE, valueSize: 8, maxEntries: TCPSOCK_ENTRIES, name: 'dt_tcpsocks' });
+    const offsets = sockOffsets();
+    for (const [source, event] of [['state', 'inet_sock_set_state'], ['xmit', 'net_dev_start_xmit']] as const) {
+      try {
+        const prog = native.progLoad({ type: BPF_PROG_TYPE.RAW_TRACEPOINT, insns: tcpSockProgram(fd, source, offsets), license: 'GPL', name: 'dt_tcpsocks' });
+        this.fds.push(prog);
+        this.progFds.push(prog);
+        this.fds.push(native.rawTracepointOpen(event, prog));
+      } catch (e) {
+        throw new DeviceError(`tcp: cannot follow sockets at ${event}: ${(e as Error).message}`);
+      }
     }
     return fd;
   }

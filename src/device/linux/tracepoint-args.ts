@@ -5,10 +5,11 @@
 import type { ArgSource, Guard, Probe } from '../../providers/provider.js';
 import { ALU, BpfAsm, FP, HELPER, JMP, type Label, R0, R1, R2, R3, R8, R9 } from './bpf-asm.js';
 import { emitLockWait } from './lockwait.js';
+import { emitTcpSocket, sockOffsets } from './tcpsocks.js';
 import type { MemLayout } from './translate.js';
 
 /** The prologue's memory, with strsize bytes where a user-string argument is copied. */
-export type ArgMem = MemLayout & { argString?: { offset: number; size: number }; lockWaitFd?: number };
+export type ArgMem = MemLayout & { argString?: { offset: number; size: number }; lockWaitFd?: number; tcpSocksFd?: number };
 
 /** The guard's conditions on the context (before the arguments load) or on argN (after). */
 export function guardsOf(probe: Probe, onArgs: boolean): Guard[] {
@@ -127,6 +128,15 @@ export function emitTracepointArg(a: BpfAsm, src: ArgSource, slot: number, mem: 
     case 'lockWait':
       if (mem.lockWaitFd === undefined) throw new Error('no lock wait map for a lockstat argument');
       emitLockWait(a, mem.lockWaitFd, src.what, slot);
+      return true;
+    case 'tcpSocket':
+      // The key is built in the stack() scratch area, which nothing uses before the clauses run.
+      if (mem.tcpSocksFd === undefined || mem.stack === undefined) throw new Error('no socket map for a tcp receive argument');
+      emitTcpSocket(a, mem.tcpSocksFd, src.index, sockOffsets(), slot, mem.stack);
+      return true;
+    case 'argCopy':
+      a.ldx(8, R0, R8, mem.args + 8 * src.arg);
+      a.stx(8, R8, slot, R0);
       return true;
     case 'argDeref': {
       const done = a.label('argderef.done');
