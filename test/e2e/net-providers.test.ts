@@ -31,6 +31,23 @@ except ConnectionRefusedError:
     pass
 `;
 
+// A dual-stack listener on [::]:PORT; N connections over IPv4 (the accepted sockets are IPv6
+// sockets of IPv4 peers) and N over IPv6, each sending "hello".
+const TCP6 = `
+import socket, sys
+port, n = int(sys.argv[1]), int(sys.argv[2])
+srv = socket.socket(socket.AF_INET6); srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+srv.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+srv.bind(('::', port)); srv.listen(8)
+for host in ['127.0.0.1', '::1']:
+    for i in range(n):
+        c = socket.create_connection((host, port))
+        s, _ = srv.accept()
+        c.sendall(b'hello'); s.recv(5)
+        c.close(); s.recv(5); s.close()
+srv.close()
+`;
+
 // N datagrams of 10, 11, ... bytes from a socket on PORT to another socket.
 const UDP = `
 import socket, sys
@@ -53,6 +70,7 @@ describe.skipIf(skip)(`tcp, udp and ip providers${skip ? ` (skipped: ${skip})` :
     dir = mkdtempSync(path.join(tmpdir(), 'dtrace-net-'));
     writeFileSync(path.join(dir, 'tcp.py'), TCP);
     writeFileSync(path.join(dir, 'udp.py'), UDP);
+    writeFileSync(path.join(dir, 'tcp6.py'), TCP6);
   });
   const run = (prog: string, script: string, port: number) =>
     dtrace(['-q', '-n', prog, '-c', `python3 ${path.join(dir, script)} ${port} ${N}`], { timeoutMs: 90_000 });
@@ -163,6 +181,24 @@ describe.skipIf(skip)(`tcp, udp and ip providers${skip ? ` (skipped: ${skip})` :
     expect(lines).toContain(`data server state-established 1 1 ${N}`);
     expect(lines.filter((l) => l.startsWith('other server state-') || l.startsWith('other client state-')).length).toBeGreaterThan(0);
     expect(lines.every((l) => / 1 1 \d+$/.test(l))).toBe(true);
+  });
+
+  test('tcp:::receive: IPv6 sockets, and IPv6 sockets of IPv4 peers', () => {
+    const port = freePort();
+    const r = run(`
+      tcp:::receive /args[4]->tcp_dport == ${port} && args[2]->ip_plength > args[4]->tcp_offset/ {
+        @[args[2]->ip_ver, tcp_state_string[args[3]->tcps_state], args[3]->tcps_lport] = count(); }
+      tcp:::receive /args[4]->tcp_dport == ${port} && (args[4]->tcp_flags & (TH_SYN | TH_ACK)) == TH_SYN/ {
+        @[args[2]->ip_ver, tcp_state_string[args[3]->tcps_state], args[3]->tcps_lport] = count(); }
+      END { printa("%d %s %d %@d\\n", @); }`, 'tcp6.py', port);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim().split('\n').sort()).toEqual([
+      `4 state-established ${port} ${N}`, // "hello" on an IPv6 socket of an IPv4 peer
+      `4 state-listen ${port} ${N}`, // SYN at the IPv6 listener on [::]
+      `6 state-established ${port} ${N}`,
+      `6 state-listen ${port} ${N}`,
+    ].sort());
   });
 
   test('udp:::send and receive, and ip:::send by destination', () => {

@@ -155,20 +155,21 @@ export function emitTcpSocket(a: BpfAsm, mapFd: number, index: number, o: SockOf
   a.jmpImm(JMP.JEQ, R1, 6, v6);
   a.jmpImm(JMP.JNE, R1, 4, none);
   a.aluImm(ALU.AND, R0, 0xf), a.aluImm(ALU.LSH, R0, 2);
-  a.ldx(8, R1, R8, slot), a.alu(ALU.ADD, R1, R0), a.stx(8, R8, tcpAt, R1);
-  readByte(9, none);
-  a.jmpImm(JMP.JNE, R0, IPPROTO_TCP, none);
-  a.st(2, R8, keyAt + K_FAMILY, AF_INET);
-  a.ldx(8, R3, R8, slot), a.aluImm(ALU.ADD, R3, 16), readInto(a, R8, keyAt + K_LADDR, 4);
-  a.ldx(8, R3, R8, slot), a.aluImm(ALU.ADD, R3, 12), readInto(a, R8, keyAt + K_RADDR, 4);
-  a.ja(ports);
-  a.place(v6);
-  a.ldx(8, R1, R8, slot), a.aluImm(ALU.ADD, R1, 40), a.stx(8, R8, tcpAt, R1);
-  readByte(6, none);
-  a.jmpImm(JMP.JNE, R0, IPPROTO_TCP, none);
-  a.st(2, R8, keyAt + K_FAMILY, AF_INET6);
-  a.ldx(8, R3, R8, slot), a.aluImm(ALU.ADD, R3, 24), readInto(a, R8, keyAt + K_LADDR, 16);
-  a.ldx(8, R3, R8, slot), a.aluImm(ALU.ADD, R3, 8), readInto(a, R8, keyAt + K_RADDR, 16);
+  // Each IP version: where the TCP header starts (IPv4: after IHL words; IPv6: after 40 bytes,
+  // extension headers not walked), its protocol byte, and its destination and source addresses.
+  for (const ip of [
+    { family: AF_INET, protocol: 9, daddr: 16, saddr: 12, size: 4 },
+    { family: AF_INET6, protocol: 6, daddr: 24, saddr: 8, size: 16 },
+  ]) {
+    if (ip.family === AF_INET6) a.place(v6), a.movImm(R0, 40);
+    a.ldx(8, R1, R8, slot), a.alu(ALU.ADD, R1, R0), a.stx(8, R8, tcpAt, R1);
+    readByte(ip.protocol, none);
+    a.jmpImm(JMP.JNE, R0, IPPROTO_TCP, none);
+    a.st(2, R8, keyAt + K_FAMILY, ip.family);
+    a.ldx(8, R3, R8, slot), a.aluImm(ALU.ADD, R3, ip.daddr), readInto(a, R8, keyAt + K_LADDR, ip.size);
+    a.ldx(8, R3, R8, slot), a.aluImm(ALU.ADD, R3, ip.saddr), readInto(a, R8, keyAt + K_RADDR, ip.size);
+    if (ip.family === AF_INET) a.ja(ports);
+  }
   a.place(ports);
   // The TCP header's first word: the source port, then the destination port (network order).
   a.ldx(8, R3, R8, tcpAt);
