@@ -500,7 +500,9 @@ const dLexer = new Lexer(
   },
   // ensureOptimizations: every token must say which characters can start it (start_chars_hint),
   // so Chevrotain tries only those at each character; a token without fails here, at load.
-  { positionTracking: 'full', recoveryEnabled: true, ensureOptimizations: true, skipValidations: true },
+  // onlyStart: a token's end is its start plus its image's length; full tracking's four more
+  // fields (NaN-able, so boxed doubles) made each token several allocations (issue 21).
+  { positionTracking: 'onlyStart', recoveryEnabled: true, ensureOptimizations: true, skipValidations: true },
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -527,7 +529,6 @@ export function tokenize(source: string, options: LexOptions = {}): LexResult {
         const bad = {
           image: source[e.offset] ?? '',
           startOffset: e.offset,
-          endOffset: e.offset,
           startLine: e.line,
           startColumn: e.column,
           tokenType: BadCharacter,
