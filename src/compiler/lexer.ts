@@ -204,8 +204,11 @@ export const IntegerLiteral = createToken({
     exec: (text, offset) => {
       const int = matchAt(RGX_INT, text, offset);
       if (int === null) return null;
-      const fp = matchAt(RGX_FP, text, offset);
-      if (fp !== null && fp.length > int.length) return null; // a FloatLiteral
+      // A float is longer only by a '.', an exponent or an f suffix after the digits.
+      if ('.eEfF'.includes(text[offset + int.length] ?? ' ')) {
+        const fp = matchAt(RGX_FP, text, offset);
+        if (fp !== null && fp.length > int.length) return null; // a FloatLiteral
+      }
       return withPayload(int, integerValue(int));
     },
   },
@@ -240,10 +243,21 @@ export const AggregationName = createToken({
   start_chars_hint: ['@'],
 });
 
-/** Identifiers, including backquoted kernel scopes (`vmlinux`jiffies`, `` `jiffies ``). */
+const RGX_WORD = /[a-zA-Z_`][0-9a-zA-Z_`]*/y;
+
+/**
+ * Identifiers, including backquoted kernel scopes (`vmlinux`jiffies`, `` `jiffies ``). Tried
+ * before the keywords, it leaves a word that is exactly a keyword to the keyword's token (which
+ * matches only such a word): one match per word, not one per keyword of its first letter.
+ */
 export const Identifier = createToken({
   name: 'Identifier',
-  pattern: /[a-zA-Z_`][0-9a-zA-Z_`]*/,
+  pattern: {
+    exec: (text, offset) => {
+      const word = matchAt(RGX_WORD, text, offset);
+      return word === null || KEYWORD_SET.has(word) ? null : [word];
+    },
+  },
   line_breaks: false,
   start_chars_hint: [...LETTERS.split(''), '`'],
 });
@@ -274,6 +288,7 @@ export const KEYWORDS = [
   'sizeof', 'static', 'string', 'stringof', 'struct', 'switch', 'this', 'translator', 'typedef',
   'union', 'unsigned', 'userland', 'void', 'volatile', 'while', 'xlate',
 ];
+const KEYWORD_SET = new Set(KEYWORDS);
 
 /** Keywords that start a declaration at the outer scope (dt_lex.l's S2 keywords). */
 const OUTER_KEYWORDS = [
@@ -477,7 +492,7 @@ const OPERATORS = [
 
 const EXPRESSION_TOKENS = [
   StringLiteral, BadString, CharLiteral, BadChar, IntegerLiteral, FloatLiteral, MacroVariable,
-  AggregationName, ...KEYWORDS.map((w) => Kw[w]), Identifier,
+  AggregationName, Identifier, ...KEYWORDS.map((w) => Kw[w]),
 ];
 
 export const allTokens: TokenType[] = [
