@@ -258,7 +258,9 @@ class DParser extends EmbeddedActionsParser {
   private alts: {
     topLevel?: IOrAlt<A.TopLevel>[]; cast?: OrMethodOpts<A.Expression>; unary?: OrMethodOpts<A.Expression>;
     unaryUpdate?: IOrAlt<IToken>[]; unaryOp?: IOrAlt<IToken>[]; primary?: IOrAlt<A.Expression>[]; selfThis?: IOrAlt<IToken>[];
+    assignment?: () => A.Expression; conditional?: () => { consequent: A.Expression; alternate: A.Expression };
   } = {};
+  private assignTarget: A.Expression | undefined;
 
   constructor() {
     super(L.allTokens, {
@@ -529,32 +531,36 @@ class DParser extends EmbeddedActionsParser {
     return left;
   });
 
+  // assignment and conditional: their optional tails are made once (this.alts), so an expression
+  // without one allocates nothing for it. The assignment's target reaches its tail through
+  // assignTarget, which the tail reads before it parses anything.
   assignment = this.RULE('assignment', (): A.Expression => {
-    let result = this.SUBRULE(this.conditional);
-    this.OPTION(() => {
+    const target = this.SUBRULE(this.conditional);
+    this.assignTarget = target;
+    const assigned = this.OPTION(this.alts.assignment ??= () => {
+      const result = this.assignTarget!;
       const op = this.CONSUME(L.AssignOp);
       this.ACTION(() => this.checkLvalue(result, op));
       const value = this.SUBRULE(this.assignment);
-      this.ACTION(() => {
+      return this.ACTION(() => {
         if (result.kind === 'Identifier' && result.module === undefined) this.variableNames.add(result.name);
-        result = { kind: 'Assignment', ...at(result), op: op.image as A.AssignmentOperator, target: result, value };
+        return { kind: 'Assignment', ...at(result), op: op.image as A.AssignmentOperator, target: result, value } as A.Expression;
       });
     });
-    return result;
+    return assigned ?? target;
   });
 
   conditional = this.RULE('conditional', (): A.Expression => {
-    let result = this.SUBRULE(this.binary);
-    this.OPTION(() => {
+    const test = this.SUBRULE(this.binary);
+    const branches = this.OPTION(this.alts.conditional ??= () => {
       this.CONSUME(L.Question);
       const consequent = this.SUBRULE(this.expression);
       this.CONSUME(L.Colon);
       const alternate = this.SUBRULE(this.conditional);
-      this.ACTION(() => {
-        result = { kind: 'Conditional', ...at(result), test: result, consequent, alternate };
-      });
+      return { consequent, alternate };
     });
-    return result;
+    if (branches === undefined) return test;
+    return this.ACTION(() => ({ kind: 'Conditional', ...at(test), test, consequent: branches.consequent, alternate: branches.alternate }) as A.Expression);
   });
 
   /**
