@@ -9,9 +9,8 @@ import type {
 import { DBLERROR_TAG, FAULT_EPID, RECORD_HEADER_SIZE } from '../abi/records.js';
 import { Aggregations, aggSortOptions } from './aggregations.js';
 import { type ActionRenderer, planActions, walkActions } from './walk.js';
-import type { RecordPlan } from './printf.js';
 import { Reopened, runSystem } from './destructive.js';
-import { formatPrintf } from './printf.js';
+import { formatPrintf, type RecordPlan } from './printf.js';
 import { decode } from './decode.js';
 import { Speculations } from './speculation.js';
 import { dropInstance, formatTraceValue, formatTracemem, probeHeader, recordPrefix } from './records.js';
