@@ -12,4 +12,4 @@ const bundle = path.join(path.dirname(entry), '..', 'chevrotain.mjs');
 const mod = (await import(pathToFileURL(existsSync(bundle) ? bundle : entry).href)) as typeof Chevrotain;
 
 export const { createToken, Lexer, tokenMatcher, EmbeddedActionsParser, EOF, LLkLookaheadStrategy } = mod;
-export type { IToken, TokenType } from 'chevrotain';
+export type { IOrAlt, IToken, OrMethodOpts, TokenType } from 'chevrotain';

@@ -66,8 +66,28 @@ export function wordsOf(text: string): Set<string> {
  */
 export function libraryWords(files: LibraryFile[], known: (word: string) => boolean): Set<string> {
   const declared = new Set<string>();
-  for (const f of files) for (const w of wordsOf(f.text)) if (!known(w)) declared.add(w);
+  for (const f of files) {
+    let words = libraryTextWords.get(f.text);
+    if (words === undefined) {
+      words = wordsOf(f.text);
+      if (libraryTextWords.size < LIBRARY_TEXTS_MAX) libraryTextWords.set(f.text, words);
+    }
+    for (const w of words) if (!known(w)) declared.add(w);
+  }
   return declared;
+}
+
+/**
+ * Library files' words by their text: scanning the package's library was a few milliseconds of
+ * every one-liner's start-up, so the start-up snapshot holds them (warmLibraryWords); a file
+ * whose text has changed since is scanned again.
+ */
+const libraryTextWords = new Map<string, Set<string>>();
+const LIBRARY_TEXTS_MAX = 256;
+
+/** Scan the package's own library now (the start-up snapshot's warm-up keeps the result). */
+export function warmLibraryWords(): void {
+  for (const f of libraryFiles([DEFAULT_LIBRARY_DIR])) libraryTextWords.set(f.text, wordsOf(f.text));
 }
 
 /** Whether any of these texts (program sources, or a probe's argument types) names a library word. */

@@ -9,7 +9,7 @@
  *
  * Errors are DtraceErrors with DTrace's messages and tags; Chevrotain's own messages never leak.
  */
-import { EmbeddedActionsParser, EOF, LLkLookaheadStrategy, tokenMatcher, type IToken, type TokenType } from './chevrotain.js';
+import { EmbeddedActionsParser, EOF, LLkLookaheadStrategy, tokenMatcher, type IOrAlt, type IToken, type OrMethodOpts, type TokenType } from './chevrotain.js';
 import type * as A from './ast.js';
 import { DtraceError, ErrorTags } from './errors.js';
 import * as L from './lexer.js';
@@ -48,6 +48,27 @@ const PRECEDENCE: Record<string, number> = {
   '||': 1, '^^': 2, '&&': 3, '|': 4, '^': 5, '&': 6, '==': 7, '!=': 7,
   '<': 8, '<=': 8, '>': 8, '>=': 8, '<<': 9, '>>': 9, '+': 10, '-': 10, '*': 11, '/': 11, '%': 11,
 };
+
+/**
+ * A row of binary operands and operators (`a + b * c`: a, then +, b, *, c) as the tree that
+ * precedence climbing makes: an operator takes as its right operand everything after it that
+ * binds tighter, and operators of one level group to the left.
+ */
+function climb(first: A.Expression, rest: (IToken | A.Expression)[]): A.Expression {
+  let i = 0; // rest[i] is the next operator, rest[i + 1] its right operand
+  const level = (left: A.Expression, minPrec: number): A.Expression => {
+    while (i < rest.length) {
+      const op = rest[i] as IToken;
+      const prec = PRECEDENCE[op.image];
+      if (prec < minPrec) break;
+      i += 2;
+      const right = level(rest[i - 1] as A.Expression, prec + 1);
+      left = { kind: 'Binary', ...at(left), op: op.image as A.BinaryOperator, left, right };
+    }
+    return left;
+  };
+  return level(first, 1);
+}
 
 /** Expression kinds that dt_grammar.y's unary_expression produces: valid assignment targets. */
 const UNARY_KINDS = new Set([
@@ -228,6 +249,18 @@ class DParser extends EmbeddedActionsParser {
   variableNames = new Set<string>();
   probeMode = false;
   private parenthesized = new WeakSet<object>();
+  /**
+   * The alternatives of the rules every expression passes through, made once: written inline,
+   * each call would allocate the array, its objects and their closures again (Chevrotain's
+   * advice; a 10,000-clause script spent a quarter of its compile in the garbage collector). Only
+   * alternatives that capture nothing of the call but the parser are cached.
+   */
+  private alts: {
+    topLevel?: IOrAlt<A.TopLevel>[]; cast?: OrMethodOpts<A.Expression>; unary?: OrMethodOpts<A.Expression>;
+    unaryUpdate?: IOrAlt<IToken>[]; unaryOp?: IOrAlt<IToken>[]; primary?: IOrAlt<A.Expression>[]; selfThis?: IOrAlt<IToken>[];
+    assignment?: () => A.Expression; conditional?: () => { consequent: A.Expression; alternate: A.Expression };
+  } = {};
+  private assignTarget: A.Expression | undefined;
 
   constructor() {
     super(L.allTokens, {
@@ -341,7 +374,7 @@ class DParser extends EmbeddedActionsParser {
   });
 
   topLevel = this.RULE('topLevel', (): A.TopLevel => {
-    return this.OR([
+    return this.OR(this.alts.topLevel ??= [
       { ALT: () => this.SUBRULE(this.clause) },
       { ALT: () => this.SUBRULE(this.inlineDefinition) },
       { ALT: () => this.SUBRULE(this.translatorDefinition) },
@@ -498,52 +531,55 @@ class DParser extends EmbeddedActionsParser {
     return left;
   });
 
+  // assignment and conditional: their optional tails are made once (this.alts), so an expression
+  // without one allocates nothing for it. The assignment's target reaches its tail through
+  // assignTarget, which the tail reads before it parses anything.
   assignment = this.RULE('assignment', (): A.Expression => {
-    let result = this.SUBRULE(this.conditional);
-    this.OPTION(() => {
+    const target = this.SUBRULE(this.conditional);
+    this.assignTarget = target;
+    const assigned = this.OPTION(this.alts.assignment ??= () => {
+      const result = this.assignTarget!;
       const op = this.CONSUME(L.AssignOp);
       this.ACTION(() => this.checkLvalue(result, op));
       const value = this.SUBRULE(this.assignment);
-      this.ACTION(() => {
+      return this.ACTION(() => {
         if (result.kind === 'Identifier' && result.module === undefined) this.variableNames.add(result.name);
-        result = { kind: 'Assignment', ...at(result), op: op.image as A.AssignmentOperator, target: result, value };
+        return { kind: 'Assignment', ...at(result), op: op.image as A.AssignmentOperator, target: result, value } as A.Expression;
       });
     });
-    return result;
+    return assigned ?? target;
   });
 
   conditional = this.RULE('conditional', (): A.Expression => {
-    let result = this.SUBRULE(this.binary, { ARGS: [1] });
-    this.OPTION(() => {
+    const test = this.SUBRULE(this.binary);
+    const branches = this.OPTION(this.alts.conditional ??= () => {
       this.CONSUME(L.Question);
       const consequent = this.SUBRULE(this.expression);
       this.CONSUME(L.Colon);
       const alternate = this.SUBRULE(this.conditional);
-      this.ACTION(() => {
-        result = { kind: 'Conditional', ...at(result), test: result, consequent, alternate };
-      });
+      return { consequent, alternate };
     });
-    return result;
+    if (branches === undefined) return test;
+    return this.ACTION(() => ({ kind: 'Conditional', ...at(test), test, consequent: branches.consequent, alternate: branches.alternate }) as A.Expression);
   });
 
-  /** Precedence climbing over the left-associative binary operators. */
-  binary = this.RULE('binary', (minPrec: number = 1): A.Expression => {
-    let left = this.SUBRULE(this.cast);
-    this.MANY({
-      GATE: () => (PRECEDENCE[this.LA(1).image] ?? 0) >= minPrec && this.is(this.LA(1), L.BinaryOp),
-      DEF: () => {
-        const op = this.CONSUME(L.BinaryOp);
-        const right = this.SUBRULE2(this.binary, { ARGS: [PRECEDENCE[op.image] + 1] });
-        this.ACTION(() => {
-          left = { kind: 'Binary', ...at(left), op: op.image as A.BinaryOperator, left, right };
-        });
-      },
+  /**
+   * The left-associative binary operators: their operands in a row, then the tree by precedence
+   * climbing (climb). One rule call per row rather than one per operator and precedence level.
+   */
+  binary = this.RULE('binary', (): A.Expression => {
+    const first = this.SUBRULE(this.cast);
+    let rest: (IToken | A.Expression)[] | null = null;
+    this.MANY(() => {
+      const op = this.CONSUME(L.BinaryOp);
+      const right = this.SUBRULE2(this.cast);
+      this.ACTION(() => (rest ??= []).push(op, right));
     });
-    return left;
+    return rest === null ? first : this.ACTION(() => climb(first, rest!));
   });
 
   cast = this.RULE('cast', (): A.Expression => {
-    return this.OR({
+    return this.OR(this.alts.cast ??= {
       IGNORE_AMBIGUITIES: true,
       DEF: [
         {
@@ -562,19 +598,19 @@ class DParser extends EmbeddedActionsParser {
   });
 
   unary = this.RULE('unary', (): A.Expression => {
-    return this.OR({
+    return this.OR(this.alts.unary ??= {
       IGNORE_AMBIGUITIES: true,
       DEF: [
         {
           ALT: () => {
-            const op = this.OR2([{ ALT: () => this.CONSUME(L.PlusPlus) }, { ALT: () => this.CONSUME(L.MinusMinus) }]);
+            const op = this.OR2(this.alts.unaryUpdate ??= [{ ALT: () => this.CONSUME(L.PlusPlus) }, { ALT: () => this.CONSUME(L.MinusMinus) }]);
             const operand = this.SUBRULE(this.unary);
             return this.ACTION(() => ({ kind: 'Update', ...pos(op), op: op.image as '++' | '--', prefix: true, operand }) as A.Expression);
           },
         },
         {
           ALT: () => {
-            const op = this.OR3([
+            const op = this.OR3(this.alts.unaryOp ??= [
               { ALT: () => this.CONSUME(L.Amp) },
               { ALT: () => this.CONSUME(L.Star) },
               { ALT: () => this.CONSUME(L.Plus) },
@@ -689,7 +725,7 @@ class DParser extends EmbeddedActionsParser {
   });
 
   primary = this.RULE('primary', (): A.Expression => {
-    return this.OR([
+    return this.OR(this.alts.primary ??= [
       {
         ALT: () => {
           const t = this.CONSUME(L.Identifier);
@@ -745,7 +781,7 @@ class DParser extends EmbeddedActionsParser {
       },
       {
         ALT: () => {
-          const kw = this.OR2([{ ALT: () => this.CONSUME(L.Kw.self) }, { ALT: () => this.CONSUME(L.Kw.this) }]);
+          const kw = this.OR2(this.alts.selfThis ??= [{ ALT: () => this.CONSUME(L.Kw.self) }, { ALT: () => this.CONSUME(L.Kw.this) }]);
           let name: IToken | null = null;
           this.OPTION(() => {
             this.CONSUME(L.Arrow);
@@ -1550,7 +1586,7 @@ function identifierNear(e: DtraceError, t: IToken, tokens: IToken[], source: str
   for (let k = 0; k < i; k++) {
     if (tokens[k].image === t.image && tokens[k].tokenType === t.tokenType && IDENT_FOLLOWERS.has(tokens[k + 1]?.image ?? '')) return;
   }
-  let j = t.endOffset! + 1;
+  let j = t.startOffset + t.image.length;
   let blanks = 0;
   let newlines = 0;
   while (j < source.length && '\f\n\r\t\v '.includes(source[j])) {

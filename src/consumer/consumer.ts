@@ -8,9 +8,9 @@ import type {
 } from '../device/device.js';
 import { DBLERROR_TAG, FAULT_EPID, RECORD_HEADER_SIZE } from '../abi/records.js';
 import { Aggregations, aggSortOptions } from './aggregations.js';
-import { type ActionRenderer, walkActions } from './walk.js';
+import { type ActionRenderer, planActions, walkActions } from './walk.js';
 import { Reopened, runSystem } from './destructive.js';
-import { formatPrintf } from './printf.js';
+import { formatPrintf, type RecordPlan } from './printf.js';
 import { decode } from './decode.js';
 import { Speculations } from './speculation.js';
 import { dropInstance, formatTraceValue, formatTracemem, probeHeader, recordPrefix } from './records.js';
@@ -60,6 +60,8 @@ export interface Drained {
 
 export class Consumer {
   private byEpid = new Map<number, EnabledProbe>();
+  /** Each enabled probe's records compiled to text (walk.ts planActions), null where they are walked. */
+  private plans = new Map<number, RecordPlan | null>();
   private headerPrinted = false;
   private flow: FlowIndent | null = null;
   private rawbytes: boolean;
@@ -193,9 +195,15 @@ export class Consumer {
   private print(buffers: CpuBuffer[], readAt: bigint | null): void {
     for (const b of buffers) if (b.lost > 0) this.drop(`dtrace: ${dropInstance(b.instance)}${b.lost} drop${b.lost === 1 ? '' : 's'} on CPU ${b.cpu}\n`);
     // Faults in ERROR clauses, reported as dtrace(1)'s status check does, before the records.
-    const dbl = buffers.reduce((n, b) => n + b.records.filter(isDoubleError).length, 0);
+    let dbl = 0;
+    for (const b of buffers) for (const r of b.records) if (isDoubleError(r)) dbl++;
     if (dbl > 0) this.drop(`dtrace: ${dbl} error${dbl === 1 ? '' : 's'} in ERROR probe enabling\n`);
-    // Each CPU's records in turn or, under temporal, every CPU's merged in time order.
+    // Each CPU's records in turn (nothing made per record: a storm's drains hold millions) or,
+    // under temporal, every CPU's merged in time order; -F looks ahead in the list.
+    if (!this.temporal && !this.flow) {
+      for (const b of buffers) for (const raw of b.records) this.record(b.cpu, raw);
+      return;
+    }
     const records: TimedRecord[] = this.temporal
       ? this.temporal.merge(buffers, readAt)
       : buffers.flatMap((b) => b.records.map((raw) => ({ cpu: b.cpu, raw })));
@@ -226,10 +234,9 @@ export class Consumer {
       this.opts.err(`dtrace: failed to process buffer on CPU ${cpu}: invalid enabled probe ID ${epid}\n`);
       return;
     }
-    const data = raw.subarray(RECORD_HEADER_SIZE);
     if (this.json) {
       this.noteExit(raw);
-      return this.json.record(cpu, ep, data, { aggs: this.aggs, printf: this.symbols, setopt: (o, v) => this.setopt(ep, o, v) });
+      return this.json.record(cpu, ep, raw.subarray(RECORD_HEADER_SIZE), { aggs: this.aggs, printf: this.symbols, setopt: (o, v) => this.setopt(ep, o, v) });
     }
     const buffered = this.opts.buffered;
     let line = '';
@@ -247,10 +254,16 @@ export class Consumer {
       // A fleet's records say which instance they come from: INSTANCE:FUNCTION:NAME.
       line = recordPrefix(cpu, ep.probe.id, ep.probe.instance ? `${ep.probe.instance}:${ep.probe.func}` : ep.probe.func, ep.probe.name);
     }
-    this.ep = ep;
-    this.line = line;
-    walkActions(ep.records, data, this.aggs, this.text);
-    line = this.line;
+    let plan = buffered ? null : this.plans.get(epid);
+    if (plan === undefined) this.plans.set(epid, (plan = planActions(ep.records)));
+    if (plan !== null) {
+      line += plan(raw, RECORD_HEADER_SIZE);
+    } else {
+      this.ep = ep;
+      this.line = line;
+      walkActions(ep.records, raw.subarray(RECORD_HEADER_SIZE), this.aggs, this.text);
+      line = this.line;
+    }
     if (buffered) return;
     if (!this.quiet) line += '\n';
     this.opts.out(line);

@@ -12,10 +12,16 @@ import type { Value } from './records.js';
  * the last record they took.
  */
 export function printfArgs(recs: RecordDescription[], i: number, data: Buffer): { args: Value[]; last: number } {
+  const { args, last } = printfArgRecords(recs, i);
+  return { args: args.map((r) => decode(r, data)), last };
+}
+
+/** The records holding the arguments of the printf-like record recs[i] (printfArgs). */
+export function printfArgRecords(recs: RecordDescription[], i: number): { args: RecordDescription[]; last: number } {
   const need = countPrintfArgs(recs[i].format ?? '');
-  const args: Value[] = [];
-  if (recs[i].size > 0 && need > 0) args.push(decode(recs[i], data));
-  while (args.length < need && i + 1 < recs.length && recs[i + 1].action === D.DTRACEACT_DIFEXPR) args.push(decode(recs[++i], data));
+  const args: RecordDescription[] = [];
+  if (recs[i].size > 0 && need > 0) args.push(recs[i]);
+  while (args.length < need && i + 1 < recs.length && recs[i + 1].action === D.DTRACEACT_DIFEXPR) args.push(recs[++i]);
   return { args, last: i };
 }
 

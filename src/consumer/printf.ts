@@ -10,6 +10,7 @@
 // left-justify; %p is plain lowercase hex without "0x".
 
 import { asSigned, asUnsigned, type Value } from './records.js';
+import type { RecordDescription } from '../device/device.js';
 import { CONVERSIONS, type ConvInfo, type Conversion, type FormatPiece, PrintfError, parseFormat } from '../abi/printf-format.js';
 
 // ---------------------------------------------------------------------------
@@ -409,17 +410,7 @@ export function formatPrintf(fmt: string | FormatPiece[], args: Value[], opts: P
       dynWidth = width;
     }
     if (conv.flags.dynPrec) prec = dynInt(args[next++], conv);
-    width = Math.max(-MAX_FIELD, Math.min(MAX_FIELD, width));
-    prec = Math.min(MAX_FIELD, prec);
-    const spec: Spec = {
-      alt: conv.flags.alt,
-      zeroPad: conv.flags.zeroPad,
-      left: conv.flags.left || width < 0,
-      plus: conv.flags.plus,
-      space: conv.flags.space,
-      width: Math.abs(width),
-      prec: prec > 0 ? prec : -1,
-    };
+    const spec = specOf(conv, width, prec);
 
     let v: Value | undefined;
     if (conv.flags.agg) {
@@ -488,6 +479,149 @@ export function formatPrintf(fmt: string | FormatPiece[], args: Value[], opts: P
     }
   }
   return out;
+}
+
+/** A conversion's field, its width and precision (from '*' arguments or the format) bounded. */
+function specOf(conv: Conversion, width: number, prec: number): Spec {
+  width = Math.max(-MAX_FIELD, Math.min(MAX_FIELD, width));
+  prec = Math.min(MAX_FIELD, prec);
+  return {
+    alt: conv.flags.alt,
+    zeroPad: conv.flags.zeroPad,
+    left: conv.flags.left || width < 0,
+    plus: conv.flags.plus,
+    space: conv.flags.space,
+    width: Math.abs(width),
+    prec: prec > 0 ? prec : -1,
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Formats compiled once
+
+/** A record's text made from its bytes: `buf` holds the record, its data from `base`. */
+export type RecordPlan = (buf: Buffer, base: number) => string;
+
+/**
+ * printf() compiled for one enabled probe's records, when every conversion is an integer or a
+ * string with a fixed field: the values are read straight from the record's bytes, numbers as
+ * JavaScript numbers while they are exact, and what formatPrintf would print is made without
+ * decoding values or parsing the format again. `args` are the records holding the arguments
+ * (decode.ts printfArgs' rule). null: format it with formatPrintf, which also reports errors.
+ */
+export function planPrintf(fmt: string, args: RecordDescription[]): RecordPlan | null {
+  let pieces: FormatPiece[];
+  try {
+    pieces = parseFormat(fmt);
+  } catch {
+    return null;
+  }
+  // The text before each conversion's value, the values, and the text after the last.
+  const texts: string[] = [''];
+  const values: RecordPlan[] = [];
+  let next = 0;
+  for (const piece of pieces) {
+    if (piece.kind === 'text') {
+      texts[texts.length - 1] += piece.text;
+      continue;
+    }
+    const conv = piece.conv;
+    const info = CONVERSIONS[conv.name];
+    if (info.cls === 'pct') {
+      texts[texts.length - 1] += '%';
+      continue;
+    }
+    if (conv.flags.dynWidth || conv.flags.dynPrec || conv.flags.agg) return null;
+    const r = args[next++];
+    if (r === undefined) return null;
+    const spec = specOf(conv, conv.width, conv.prec);
+    const value = info.cls === 'cstr' ? planString(spec, r)
+      : info.cls === 'sint' || info.cls === 'uint' || info.cls === 'dint' ? planInt(spec, info, r) : null;
+    if (value === null) return null;
+    values.push(value);
+    texts.push('');
+  }
+  if (next !== args.length) return null;
+  const head = texts[0];
+  if (values.length === 0) return () => head;
+  if (values.length === 1) {
+    const [v0] = values, t1 = texts[1];
+    return (buf, base) => head + v0(buf, base) + t1;
+  }
+  if (values.length === 2) {
+    const [v0, v1] = values, [, t1, t2] = texts;
+    return (buf, base) => head + v0(buf, base) + t1 + v1(buf, base) + t2;
+  }
+  return (buf, base) => {
+    let out = head;
+    for (let k = 0; k < values.length; k++) out += values[k](buf, base) + texts[k + 1];
+    return out;
+  };
+}
+
+function isPlain(spec: Spec): boolean {
+  return !spec.alt && !spec.zeroPad && !spec.left && !spec.plus && !spec.space && spec.width === 0 && spec.prec < 0;
+}
+
+/** %s of a string record: its bytes up to the first NUL, as decode() and stringOf() read them. */
+function planString(spec: Spec, r: RecordDescription): RecordPlan | null {
+  if (r.type !== 'string' && r.type !== 'bytes') return null;
+  const { offset, size } = r;
+  const text = (buf: Buffer, base: number): string => {
+    const at = base + offset, end = at + size;
+    let nul = buf.indexOf(0, at);
+    if (nul < 0 || nul > end) nul = end;
+    return buf.toString('utf8', at, nul);
+  };
+  if (isPlain(spec)) return text;
+  return (buf, base) => cString(spec, text(buf, base));
+}
+
+/** 2^21: a 64-bit value whose high word is below this (in magnitude) is an exact number. */
+const EXACT_HIGH = 0x200000;
+
+/**
+ * An integer conversion of an integer record, as decode() and formatIntConv() do it: the
+ * record's bytes read signed, then taken as a signed or unsigned value of its shown size.
+ */
+function planInt(spec: Spec, info: ConvInfo, r: RecordDescription): RecordPlan | null {
+  if (r.type === 'string' || r.type === 'bytes' || info.out === 'c' || info.out === 'lc') return null;
+  const { offset, size } = r;
+  if (size !== 1 && size !== 2 && size !== 4 && size !== 8) return null;
+  const shown = r.shown ?? size;
+  const signed = info.cls === 'sint' || (info.cls === 'dint' && r.type !== 'uint');
+  const conv = info.out === 'd' || info.out === 'i' ? (signed ? info.out : 'u') : info.out;
+  const base = conv === 'o' ? 8 : conv === 'x' || conv === 'X' ? 16 : 10;
+  const plain = isPlain(spec);
+  const bits = shown * 8;
+  const exact = (buf: Buffer, at: number): bigint => {
+    const v = size === 1 ? BigInt(buf.readInt8(at)) : size === 2 ? BigInt(buf.readInt16LE(at))
+      : size === 4 ? BigInt(buf.readInt32LE(at)) : buf.readBigInt64LE(at);
+    return signed ? BigInt.asIntN(bits, v) : BigInt.asUintN(bits, v);
+  };
+  const digits = (n: number): string => {
+    const d = n.toString(base);
+    return conv === 'X' ? d.toUpperCase() : d;
+  };
+  const slow = (buf: Buffer, at: number): string => cInteger(spec, conv, exact(buf, at));
+  if (!plain || shown !== size) return (buf, b) => slow(buf, b + offset);
+  if (size === 8) {
+    return (buf, b) => {
+      const at = b + offset;
+      const hi = buf.readInt32LE(at + 4);
+      if (signed ? hi < EXACT_HIGH && hi >= -EXACT_HIGH : hi >= 0 && hi < EXACT_HIGH) return digits(hi * 4294967296 + buf.readUInt32LE(at));
+      return slow(buf, at);
+    };
+  }
+  if (signed) {
+    // A signed read of the record's own size is the value itself.
+    if (size === 4) return (buf, b) => digits(buf.readInt32LE(b + offset));
+    if (size === 2) return (buf, b) => digits(buf.readInt16LE(b + offset));
+    return (buf, b) => digits(buf.readInt8(b + offset));
+  }
+  if (size === 4) return (buf, b) => digits(buf.readUInt32LE(b + offset));
+  if (size === 2) return (buf, b) => digits(buf.readUInt16LE(b + offset));
+  return (buf, b) => digits(buf.readUInt8(b + offset));
 }
 
 function formatIntConv(spec: Spec, info: ConvInfo, v: Extract<Value, { kind: 'int' }>): string {

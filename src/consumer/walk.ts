@@ -7,7 +7,8 @@
 import * as D from '../dif/constants.js';
 import type { RecordDescription } from '../device/device.js';
 import { type Aggregations, aggregationAction, printaIds } from './aggregations.js';
-import { decode, printfArgs } from './decode.js';
+import { decode, printfArgRecords, printfArgs } from './decode.js';
+import { planPrintf, type RecordPlan } from './printf.js';
 import { isPrintFormat } from './print.js';
 import type { Value } from './records.js';
 import { isSetoptRecord, setoptArgs } from './setopt.js';
@@ -96,4 +97,35 @@ export function walkActions(recs: RecordDescription[], data: Buffer, aggs: Aggre
         break;
     }
   }
+}
+
+/**
+ * The text of a record whose every action is a printf() that planPrintf compiles (expression
+ * statements aside), made straight from its bytes: the text consumer makes it once per enabled
+ * probe, and prints such records without walking their actions. null: walk them.
+ */
+export function planActions(recs: RecordDescription[]): RecordPlan | null {
+  const plans: RecordPlan[] = [];
+  for (let i = 0; i < recs.length; i++) {
+    const r = recs[i];
+    if (r.action === D.DTRACEACT_DIFEXPR && r.size === 0) continue;
+    if (r.action !== D.DTRACEACT_PRINTF) return null;
+    let found: { args: RecordDescription[]; last: number };
+    try {
+      found = printfArgRecords(recs, i);
+    } catch {
+      return null; // a format the walk reports
+    }
+    const { args, last } = found;
+    const plan = planPrintf(r.format ?? '', args);
+    if (plan === null) return null;
+    plans.push(plan);
+    i = last;
+  }
+  if (plans.length === 1) return plans[0];
+  return (buf, base) => {
+    let out = '';
+    for (const p of plans) out += p(buf, base);
+    return out;
+  };
 }

@@ -168,16 +168,27 @@ const ADDON_INTERFACE = 3;
 function addon(): Addon {
   if (loaded) return loaded;
   const root = projectRoot();
-  // node-gyp-build: build/Release when node-gyp built it, else the package's prebuilt one.
+  // node-gyp-build: build/Release when node-gyp built it, else the package's prebuilt one. The
+  // one node-gyp built is opened directly when node-gyp-build would choose it (nothing in the
+  // environment says otherwise): its search -- its own package, ours, the directories -- was a
+  // few milliseconds of every dtrace's start-up.
+  const built = join(root, 'build', 'Release', 'dtrace_native.node');
+  const direct = !process.env.NODE_DTRACE_PREBUILD && !process.env.PREBUILDS_ONLY && existsSync(built);
   const require = createRequire(import.meta.url);
-  let path: string;
-  try {
-    path = (require('node-gyp-build') as { resolve(dir: string): string }).resolve(root);
-  } catch (e) {
-    throw new AddonUnavailableError(root, (e as Error).message);
+  let path = built;
+  if (!direct) {
+    try {
+      path = (require('node-gyp-build') as { resolve(dir: string): string }).resolve(root);
+    } catch (e) {
+      throw new AddonUnavailableError(root, (e as Error).message);
+    }
   }
   try {
-    loaded = require(path) as Addon;
+    if (direct) {
+      const m = { exports: {} as Addon };
+      process.dlopen(m, path);
+      loaded = m.exports;
+    } else loaded = require(path) as Addon;
   } catch (e) {
     // A prebuilt addon this machine cannot load (another C library, say).
     throw new AddonUnavailableError(root, `${path}: ${(e as Error).message}`);

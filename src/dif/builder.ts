@@ -128,7 +128,8 @@ export class DifBuilder {
   private readonly pending: { pc: number; label: Label }[] = [];
   private readonly ints: bigint[] = [];
   private readonly intIndex = new Map<bigint, number>();
-  private readonly strChunks: Buffer[] = [];
+  /** The string table's text, each string with its NUL: encoded once, by finish(). */
+  private strText = '';
   private strLength = 0;
   private readonly strOffset = new Map<string, number>();
   private readonly vars: DifVar[] = [];
@@ -201,12 +202,12 @@ export class DifBuilder {
   string(s: string): number {
     let off = this.strOffset.get(s);
     if (off === undefined) {
-      const bytes = Buffer.from(s, 'utf8');
-      if (bytes.includes(0)) throw new Error('a DIF string cannot contain a NUL byte');
+      // Only U+0000 encodes to a NUL byte.
+      if (s.includes('\0')) throw new Error('a DIF string cannot contain a NUL byte');
       off = this.strLength;
       if (off > DIF_STROFF_MAX) throw new RangeError('DIF string table is full (64 KiB)');
-      this.strChunks.push(bytes, Buffer.alloc(1));
-      this.strLength += bytes.length + 1;
+      this.strText += `${s}\0`;
+      this.strLength += Buffer.byteLength(s, 'utf8') + 1;
       this.strOffset.set(s, off);
     }
     return off;
@@ -256,8 +257,8 @@ export class DifBuilder {
       throw new Error('a DIF object must end with a ret instruction');
     }
     return {
-      insns: Uint32Array.from(this.insns),
-      strtab: Buffer.concat(this.strChunks, this.strLength),
+      insns: new Uint32Array(this.insns),
+      strtab: Buffer.from(this.strText, 'utf8'),
       inttab: [...this.ints],
       vartab: this.vars.map((v) => ({ ...v, type: { ...v.type } })),
       rtype: { ...rtype },
