@@ -47,6 +47,7 @@ const OPTIONS: Record<string, OptionSpec> = {
   ctypes: { kind: 'string' },
   debug: { kind: 'flag' },
   defaultargs: { kind: 'flag' },
+  droptags: { kind: 'flag' },
   define: { kind: 'string' },
   dtypes: { kind: 'string' },
   empty: { kind: 'flag' },
@@ -352,7 +353,7 @@ const DYNAMIC = new Set([
 /** libdtrace's compile-time options (aggpercpu is one there): accepted while tracing, to no effect. */
 const COMPILE_TIME = new Set([
   'aggpercpu', 'amin', 'argref', 'core', 'cpp', 'cpphdrs', 'cpppath', 'ctfpath', 'ctypes', 'debug', 'defaultargs',
-  'define', 'dtypes', 'empty', 'errtags', 'evaltime', 'incdir', 'iregs', 'kdefs', 'knodefs', 'late', 'lazyload', 'ldpath',
+  'define', 'droptags', 'dtypes', 'empty', 'errtags', 'evaltime', 'incdir', 'iregs', 'kdefs', 'knodefs', 'late', 'lazyload', 'ldpath',
   'libdir', 'linkmode', 'linktype', 'modpath', 'nolibs', 'pgmax', 'pspec', 'stdc', 'strip', 'syslibdir', 'tree',
   'tregs', 'udefs', 'undef', 'unodefs', 'verbose', 'version', 'zdefs',
 ]);

@@ -17,8 +17,8 @@
 //   llquantize             symmetric about zero (buckets.ts): <= -top, the negative steps, |v| <
 //                          factor^low, the positive steps, >= top
 // The consumer merges CPUs. New hash entries are inserted from their initial value, kept in an
-// array map; an insert that fails (the map holds `aggsize` entries) counts one aggregation drop
-// on this CPU.
+// array map; an insert that fails (the map holds what `aggsize` allows) counts one aggregation
+// drop on this CPU.
 
 import * as D from '../../dif/constants.js';
 import type { ActionDescription } from '../../dof/program.js';
@@ -105,7 +105,10 @@ export function translateAggregation(t: ProbeTranslator, acts: ActionDescription
   lookup();
   a.jmpImm(JMP.JNE, R0, 0, found);
   if (!agg.keyed) a.ja(done);
-  else {
+  else if (agg.noRoom) {
+    countDrop(t);
+    a.ja(done);
+  } else {
     // A new key: insert its initial value, then look it up again; a failed insert is a drop.
     a.ldMap(R1, agg.fd);
     a.mov(R2, R8);

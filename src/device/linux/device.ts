@@ -62,7 +62,7 @@ interface TracingOptions {
   bufsize: number; // bytes per CPU
   /** -x bufresize: auto (default) lowers a bufsize the kernel cannot give; manual fails. */
   bufresize: 'auto' | 'manual';
-  aggsize: number; // entries per keyed aggregation
+  aggsize: number; // bytes (aggregationEntries)
   dynvarsize: number; // bytes of dynamic variable space (thread-locals, associative arrays)
   nspec: number; // speculations
   specsize: number; // bytes of each speculation per CPU
@@ -113,8 +113,7 @@ function tracingOptions(options: ReadonlyMap<string, string>): TracingOptions {
     // records to it and must not lose them first.
     bufsize: optionValue(options, 'bufpolicy') === 'switch' ? bufsize : Math.max(bufsize, Number(optionDefault('bufsize'))),
     bufresize: optionValue(options, 'bufresize') === 'manual' ? 'manual' : 'auto',
-    // aggsize is bytes; a keyed aggregation's hash map holds entries of about 64 bytes.
-    aggsize: Math.max(1024, Math.floor(numericOption(options, 'aggsize') / 64)),
+    aggsize: numericOption(options, 'aggsize'),
     dynvarsize: numericOption(options, 'dynvarsize'),
     nspec: numericOption(options, 'nspec'),
     specsize: numericOption(options, 'specsize'),
@@ -312,6 +311,7 @@ export class LinuxDevice implements Device {
     const aggregations = new Map<bigint, AggregationMap>();
     const aggInit: Buffer[] = [];
     let initOffset = 0;
+    const entries = aggregationEntries(this.opts.aggsize, aggDescs);
     const groups = new Map<string, AggregationDescription[]>();
     for (const desc of aggDescs) {
       const keyed = aggIsKeyed(desc.action, desc.keys.length);
@@ -325,17 +325,21 @@ export class LinuxDevice implements Device {
         type: keyed ? BPF_MAP_TYPE.PERCPU_HASH : BPF_MAP_TYPE.PERCPU_ARRAY,
         keySize: keyed ? keySize + (many ? 8 : 0) : 4,
         valueSize: first.valueSize,
-        // aggsize entries a map, shared by the aggregations in it (DTrace's aggsize, too, is
-        // the space of all of them). Distributions are large: allocate their entries as keys
-        // arrive, not aggsize of them up front. Others are preallocated: an insert in NMI
-        // context (profile probes) can fail to allocate.
-        maxEntries: keyed ? this.opts.aggsize : members.length,
+        // The entries aggsize holds a map, shared by the aggregations in it (DTrace's aggsize,
+        // too, is the space of all of them); none: a map of one entry never inserted into.
+        // Distributions are large: allocate their entries as keys arrive, not all of them up
+        // front. Others are preallocated: an insert in NMI context (profile probes) can fail to
+        // allocate.
+        maxEntries: keyed ? Math.max(1, entries) : members.length,
         flags: keyed && first.valueSize > 64 ? BPF_F_NO_PREALLOC : 0,
         name: many ? `dt_aggs${first.id}` : `dt_agg${first.id}`,
       });
       members.forEach((desc, i) => {
         const shared = !many ? undefined : keyed ? { id: desc.id } : { index: i };
-        const map: AggregationMap = { fd, keyed, keySize, valueSize: desc.valueSize, action: desc.action, initOffset, ...(shared ? { shared } : {}) };
+        const map: AggregationMap = {
+          fd, keyed, keySize, valueSize: desc.valueSize, action: desc.action, initOffset,
+          ...(shared ? { shared } : {}), ...(keyed && entries === 0 ? { noRoom: true as const } : {}),
+        };
         aggInit.push(aggInitialValue(desc.action, desc.valueSize));
         initOffset += desc.valueSize;
         aggregations.set(BigInt(desc.id), map);
@@ -982,6 +986,19 @@ export class LinuxDevice implements Device {
 }
 
 type UprobeAttach = Extract<Probe['attach'], { kind: 'uprobe' }>;
+
+/**
+ * How many entries a keyed aggregation's map holds: as DTrace for Linux sizes its aggregation
+ * buffer, aggsize bytes over an entry of the largest key and value of the program's aggregations
+ * (and 16 bytes of bookkeeping), so that a small aggsize drops what it cannot hold. No more than
+ * 64 bytes an entry give: preallocated maps stay as small as they were at the default 4 MB.
+ */
+export function aggregationEntries(aggsize: number, aggDescs: AggregationDescription[]): number {
+  const keyed = aggDescs.filter((d) => aggIsKeyed(d.action, d.keys.length));
+  if (keyed.length === 0) return 0;
+  const entry = Math.max(...keyed.map((d) => roundUp(d.keySize, 8))) + Math.max(...aggDescs.map((d) => d.valueSize)) + 16;
+  return Math.min(Math.floor(aggsize / entry), Math.max(1024, Math.floor(aggsize / 64)));
+}
 
 /** The maps every program of the enabling shares (createMaps()). */
 type ProgramMaps = Pick<TranslateEnv, 'memFd' | 'globalsFd' | 'strtabFd' | 'eventsFd' | 'cpuinfoFd' | 'vtime' | 'aggregations' | 'aggInitFd' | 'vars'>;

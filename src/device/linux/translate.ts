@@ -96,6 +96,8 @@ export interface AggregationMap {
    * array, or a keyed one's id, a u64 after the tuple (at keySize) in the hash's key.
    */
   shared?: { index: number } | { id: number };
+  /** aggsize holds no entry of it (device.ts aggregationEntries): every new key is a drop. */
+  noRoom?: true;
 }
 
 export interface EcbPlan {
