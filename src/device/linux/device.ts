@@ -38,7 +38,7 @@ import { cpuinfoTable, usesCpuinfo } from './cpuinfo.js';
 import { DeviceError } from './device-error.js';
 import type { DeviceDebug } from './debug.js';
 import {
-  type GlobalsLayout, type MemoryLayout, type ProbeMatch, type ProbeStrings, assignEpids, layoutGlobals, layoutMemory,
+  type GlobalsLayout, type MemoryLayout, type ProbeMatch, type ProbeStrings, PERCPU_VALUE_MAX, assignEpids, layoutGlobals, layoutMemory,
   layoutRecords, layoutStrings, matchProbes, programDifos,
 } from './layout.js';
 
@@ -321,8 +321,10 @@ export class LinuxDevice implements Device {
     for (const members of groups.values()) {
       const first = members[0], keyed = aggIsKeyed(first.action, first.keys.length), many = members.length > 1;
       const keySize = roundUp(first.keySize, 8);
+      // Too large for a per-CPU value: one value all CPUs add to (aggregate.ts).
+      const oneCopy = first.valueSize > PERCPU_VALUE_MAX;
       const fd = this.map({
-        type: keyed ? BPF_MAP_TYPE.PERCPU_HASH : BPF_MAP_TYPE.PERCPU_ARRAY,
+        type: keyed ? (oneCopy ? BPF_MAP_TYPE.HASH : BPF_MAP_TYPE.PERCPU_HASH) : (oneCopy ? BPF_MAP_TYPE.ARRAY : BPF_MAP_TYPE.PERCPU_ARRAY),
         keySize: keyed ? keySize + (many ? 8 : 0) : 4,
         valueSize: first.valueSize,
         // The entries aggsize holds a map, shared by the aggregations in it (DTrace's aggsize,
@@ -339,6 +341,7 @@ export class LinuxDevice implements Device {
         const map: AggregationMap = {
           fd, keyed, keySize, valueSize: desc.valueSize, action: desc.action, initOffset,
           ...(shared ? { shared } : {}), ...(keyed && entries === 0 ? { noRoom: true as const } : {}),
+          ...(oneCopy ? { oneCopy: true as const } : {}),
         };
         aggInit.push(aggInitialValue(desc.action, desc.valueSize));
         initOffset += desc.valueSize;
@@ -578,6 +581,7 @@ export class LinuxDevice implements Device {
     for (const { desc, map } of this.aggs) {
       const stride = roundUp(map.valueSize, 8);
       const value = Buffer.alloc(stride * ncpu);
+      // A value kept once for all CPUs (oneCopy) is read into CPU 0's place; the rest stay zero.
       const split = (v: Buffer<ArrayBufferLike> = value) => Array.from({ length: ncpu }, (_, c) => Buffer.from(v.subarray(c * stride, c * stride + map.valueSize)));
       if (!map.keyed) {
         const index = u32(map.shared && 'index' in map.shared ? map.shared.index : 0);

@@ -22,8 +22,11 @@ import { ERROR_AREA_SIZE } from './error-probe.js';
 import { STACK_DEPTH_FRAMES, isStackAction, stackRecord } from './stack.js';
 import { DeviceError } from './device-error.js';
 
-/** The largest per-CPU map value (PCPU_MIN_UNIT_SIZE): the scratch memory and an aggregation's value. */
+/** The largest per-CPU map value (PCPU_MIN_UNIT_SIZE): the scratch memory's, and a per-CPU aggregation's. */
 export const PERCPU_VALUE_MAX = 32768;
+
+/** The largest value of a plain map (a little under KMALLOC_MAX_SIZE): an aggregation's kept once for all CPUs. */
+const AGG_VALUE_MAX = (4 << 20) - 4096;
 
 /** Every DIF object of the program: predicates and actions' expressions. */
 export function programDifos(program: Program): Difo[] {
@@ -146,8 +149,8 @@ export function layoutMemory(
   const maxKey = Math.max(8, ...records.aggregations.map((a) => a.keySize),
     ...records.ecbs.flatMap((l) => l.keyRecords.map((r) => (r ? roundUp(r.offset + r.size, 8) : 0)))) + 8; // and a shared hash's id (aggregate.ts)
   for (const a of records.aggregations) {
-    if (a.valueSize > PERCPU_VALUE_MAX)
-      throw new DeviceError(`aggregation @${a.name === '_' ? '' : a.name} needs ${a.valueSize} bytes per CPU, more than ${PERCPU_VALUE_MAX}`);
+    if (a.valueSize > AGG_VALUE_MAX)
+      throw new DeviceError(`aggregation @${a.name === '_' ? '' : a.name} needs ${a.valueSize} bytes, more than ${AGG_VALUE_MAX}`);
   }
   // String temporaries (tstrings.ts): as many slots as the busiest DIF object needs at once.
   // DTrace's scratch (alloca() and the copies into it): -x scratchsize, else a strsize slot for

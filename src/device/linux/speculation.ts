@@ -22,7 +22,7 @@
 import * as D from '../../dif/constants.js';
 import { RECORD_HEADER_SIZE, SPEC_TAG, specTag } from '../../abi/records.js';
 import {
-  ALU, BPF_DW, BPF_F_CURRENT_CPU, BPF_MAP_TYPE, BPF_STX, type BpfAsm, FP, HELPER, JMP, type Label, R0, R1, R2, R3, R4,
+  ALU, BPF_ATOMIC, BPF_DW, BPF_F_CURRENT_CPU, BPF_MAP_TYPE, BPF_STX, type BpfAsm, FP, HELPER, JMP, type Label, R0, R1, R2, R3, R4,
   R5, R6, R7, R8, R9,
 } from './bpf-asm.js';
 import { type EcbPlan, type ProbeTranslator, TMP, TranslateError, roundUp } from './translate.js';
@@ -56,7 +56,6 @@ export function usesSpeculations(ecbs: { predicate: { insns: Uint32Array } | nul
 // DTrace reports faults outside DIF code with no DIF offset (-1); fault() stores pc * 4.
 const NO_DIF_OFFSET = -1 / 4;
 
-const BPF_ATOMIC = 0xc0;
 const BPF_CMPXCHG = 0xf0 | 0x01; // with BPF_FETCH: r0 receives the old value
 
 /** r0 == *(u64 *)(ptr + 0) ? *ptr = val : nothing; r0 = the old value either way. */

@@ -98,6 +98,11 @@ export interface AggregationMap {
   shared?: { index: number } | { id: number };
   /** aggsize holds no entry of it (device.ts aggregationEntries): every new key is a drop. */
   noRoom?: true;
+  /**
+   * A value larger than a per-CPU map's (a fine llquantize): one copy for every CPU, which
+   * the update adds to atomically; the consumer reads it as CPU 0's.
+   */
+  oneCopy?: true;
 }
 
 export interface EcbPlan {
