@@ -38,7 +38,7 @@ import { cpuinfoTable, usesCpuinfo } from './cpuinfo.js';
 import { DeviceError } from './device-error.js';
 import type { DeviceDebug } from './debug.js';
 import {
-  type GlobalsLayout, type MemoryLayout, type ProbeMatch, type ProbeStrings, PERCPU_VALUE_MAX, assignEpids, layoutGlobals, layoutMemory,
+  type GlobalsLayout, type MemoryLayout, type ProbeMatch, type ProbeStrings, PERCPU_VALUE_MAX, aggregationEntries, assignEpids, layoutGlobals, layoutMemory,
   layoutRecords, layoutStrings, matchProbes, programDifos,
 } from './layout.js';
 
@@ -990,19 +990,6 @@ export class LinuxDevice implements Device {
 }
 
 type UprobeAttach = Extract<Probe['attach'], { kind: 'uprobe' }>;
-
-/**
- * How many entries a keyed aggregation's map holds: as DTrace for Linux sizes its aggregation
- * buffer, aggsize bytes over an entry of the largest key and value of the program's aggregations
- * (and 16 bytes of bookkeeping), so that a small aggsize drops what it cannot hold. No more than
- * 64 bytes an entry give: preallocated maps stay as small as they were at the default 4 MB.
- */
-export function aggregationEntries(aggsize: number, aggDescs: AggregationDescription[]): number {
-  const keyed = aggDescs.filter((d) => aggIsKeyed(d.action, d.keys.length));
-  if (keyed.length === 0) return 0;
-  const entry = Math.max(...keyed.map((d) => roundUp(d.keySize, 8))) + Math.max(...aggDescs.map((d) => d.valueSize)) + 16;
-  return Math.min(Math.floor(aggsize / entry), Math.max(1024, Math.floor(aggsize / 64)));
-}
 
 /** The maps every program of the enabling shares (createMaps()). */
 type ProgramMaps = Pick<TranslateEnv, 'memFd' | 'globalsFd' | 'strtabFd' | 'eventsFd' | 'cpuinfoFd' | 'vtime' | 'aggregations' | 'aggInitFd' | 'vars'>;

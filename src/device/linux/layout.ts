@@ -16,7 +16,7 @@ import { allocaSites, poolSlots, slotSize } from './tstrings.js';
 import type { ArgMem } from './tracepoint-args.js';
 import { type EcbPlan, type GlobalVar, isAggregation, isBareVariable, roundUp } from './translate.js';
 import { type VariablePlan, planVariables } from './variables.js';
-import { aggValueSize, isAggIncrement } from './aggregate.js';
+import { aggIsKeyed, aggValueSize, isAggIncrement } from './aggregate.js';
 import { sharedInfoWords } from './dispatch.js';
 import { ERROR_AREA_SIZE } from './error-probe.js';
 import { STACK_DEPTH_FRAMES, isStackAction, stackRecord } from './stack.js';
@@ -24,6 +24,27 @@ import { DeviceError } from './device-error.js';
 
 /** The largest per-CPU map value (PCPU_MIN_UNIT_SIZE): the scratch memory's, and a per-CPU aggregation's. */
 export const PERCPU_VALUE_MAX = 32768;
+
+/** Bytes an aggregation entry takes in aggsize beyond its key and value, as DTrace for Linux counts them (about). */
+const AGG_ENTRY_EXTRA = 16;
+
+/**
+ * How many entries a keyed aggregation's map holds: as DTrace for Linux sizes its aggregation
+ * buffer, aggsize bytes over an entry of the largest key and value of the program's aggregations
+ * (and AGG_ENTRY_EXTRA bytes), so that a small aggsize drops what it cannot hold. No more than
+ * 64 bytes an entry give: preallocated maps stay as small as they were at the default 4 MB.
+ */
+export function aggregationEntries(aggsize: number, aggDescs: AggregationDescription[]): number {
+  const keyed = aggDescs.filter((d) => aggIsKeyed(d.action, d.keys.length));
+  if (keyed.length === 0) return 0;
+  const entry = Math.max(...keyed.map((d) => roundUp(d.keySize, 8))) + Math.max(...aggDescs.map((d) => d.valueSize)) + AGG_ENTRY_EXTRA;
+  return Math.min(Math.floor(aggsize / entry), Math.max(1024, Math.floor(aggsize / 64)));
+}
+
+/** Is aggsize too small for the data of one of the aggregations? (A keyed one's entries may still all drop.) */
+export function aggsizeTooSmall(aggsize: number, aggDescs: AggregationDescription[]): boolean {
+  return aggDescs.some((d) => aggsize < d.valueSize + AGG_ENTRY_EXTRA);
+}
 
 /** The largest value of a plain map (a little under KMALLOC_MAX_SIZE): an aggregation's kept once for all CPUs. */
 const AGG_VALUE_MAX = (4 << 20) - 4096;
