@@ -96,6 +96,8 @@ const OPTIONS: Record<string, OptionSpec> = {
   jstackframes: { kind: 'runtime', default: '50' },
   jstackstrsize: { kind: 'size', default: '512' },
   lockmem: { kind: 'lockmem' },
+  // libdtrace's heap reserved up front for its buffers' copies: taken, nothing to reserve here
+  preallocate: { kind: 'size' },
   // the most frames any stack action records; DTrace for Linux starts it at the kernel's
   // perf_event_max_stack (127 by default), the most bpf_get_stack returns
   maxframes: { kind: 'runtime', default: '127' },

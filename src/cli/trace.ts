@@ -187,6 +187,7 @@ function start(device: LinuxDevice, consumer: Consumer, options: Map<string, str
   for (const name of device.vanished) err(`dtrace: ${name}: skipped: its tracepoint was removed after the probe was matched\n`);
   // As dtrace(1) reports a buffer its kernel had to make smaller (bufresize=auto), even when quiet.
   if (device.bufsizeLowered !== undefined && device.bufsizeLowered < bufsize) err(`dtrace: buffer size lowered to ${sizeText(device.bufsizeLowered)}\n`);
+  if (device.aggsizeLowered !== undefined) err(`dtrace: aggregation size lowered to ${sizeText(device.aggsizeLowered)}\n`);
   // Functions whose instruction the kernel cannot probe were left out: say so once.
   const skipped = device.uninstrumented;
   if (skipped.length > 0) err(`dtrace: ${skipped.length} function${skipped.length === 1 ? '' : 's'} could not be instrumented: ${skipped.join(', ')}\n`);

@@ -54,6 +54,10 @@ const PERF_SAMPLE_RAW = 1 << 10;
 const ACTIVITY_ACTIVE = 0;
 const ACTIVITY_WARMUP = 2; // 1 is DRAINING, set by exit()
 const MAX_RING_PAGES = 1 << 20; // the most pages native/perf.cc maps for one ring
+// The most aggsize taken: 4M entries of 64 bytes (layout.ts aggregationEntries), allocated as
+// keys arrive beyond the 65536 entries of the default 4 MB.
+const AGGSIZE_MAX = 256 << 20;
+const PREALLOC_ENTRIES_MAX = 65536;
 const BPF_F_NO_PREALLOC = 1; // PCPU_MIN_UNIT_SIZE: the largest per-CPU map value
 
 /** The tracing options the device takes from the DOF's OPTDESC (see tracingOptions()). */
@@ -148,6 +152,8 @@ export class LinuxDevice implements Device {
   private buffers: { cpu: number; fd: number; handle: number }[] = [];
   /** The bytes each CPU's buffer got when the kernel could not give bufsize (bufresize=auto). */
   bufsizeLowered?: number;
+  /** The aggsize taken when -x aggsize was more than the maps hold (bufresize=auto). */
+  aggsizeLowered?: number;
 
   /**
    * The bytes a per-CPU buffer of `bufsize` gets: a perf ring is a power of two pages, so a size
@@ -311,7 +317,7 @@ export class LinuxDevice implements Device {
     const aggregations = new Map<bigint, AggregationMap>();
     const aggInit: Buffer[] = [];
     let initOffset = 0;
-    const entries = aggregationEntries(this.opts.aggsize, aggDescs);
+    const entries = aggregationEntries(this.lowerAggsize(), aggDescs);
     const groups = new Map<string, AggregationDescription[]>();
     for (const desc of aggDescs) {
       const keyed = aggIsKeyed(desc.action, desc.keys.length);
@@ -329,11 +335,11 @@ export class LinuxDevice implements Device {
         valueSize: first.valueSize,
         // The entries aggsize holds a map, shared by the aggregations in it (DTrace's aggsize,
         // too, is the space of all of them); none: a map of one entry never inserted into.
-        // Distributions are large: allocate their entries as keys arrive, not all of them up
-        // front. Others are preallocated: an insert in NMI context (profile probes) can fail to
-        // allocate.
+        // Distributions are large, and so are maps beyond the default aggsize's: allocate their
+        // entries as keys arrive, not all of them up front. Others are preallocated: an insert
+        // in NMI context (profile probes) can fail to allocate.
         maxEntries: keyed ? Math.max(1, entries) : members.length,
-        flags: keyed && first.valueSize > 64 ? BPF_F_NO_PREALLOC : 0,
+        flags: keyed && (first.valueSize > 64 || entries > PREALLOC_ENTRIES_MAX) ? BPF_F_NO_PREALLOC : 0,
         name: many ? `dt_aggs${first.id}` : `dt_agg${first.id}`,
       });
       members.forEach((desc, i) => {
@@ -772,6 +778,20 @@ export class LinuxDevice implements Device {
     const p = this.progFds.indexOf(fd);
     if (p >= 0) this.progFds.splice(p, 1);
     try { native.close(fd); } catch { /* ignore */ }
+  }
+
+  /**
+   * aggsize, no more than AGGSIZE_MAX: a larger one is lowered by halves under bufresize=auto, as
+   * DTrace lowers what it cannot allocate (dtrace(1) then says "aggregation size lowered to
+   * ..."); under bufresize=manual it fails the enabling.
+   */
+  private lowerAggsize(): number {
+    let aggsize = this.opts.aggsize;
+    if (aggsize <= AGGSIZE_MAX) return aggsize;
+    if (this.opts.bufresize === 'manual') throw new DeviceError('aggsize: Cannot allocate memory');
+    while (aggsize > AGGSIZE_MAX) aggsize = Math.floor(aggsize / 2);
+    this.aggsizeLowered = aggsize;
+    return aggsize;
   }
 
   private openBuffers(eventsFd: number): void {
