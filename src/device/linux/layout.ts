@@ -227,7 +227,7 @@ function memLayout(strsize: number, maxData: number, maxKey: number, probeInfoWo
   const take = (n: number) => { const at = off; off += roundUp(n, 8); return at; };
   const self = take(8), strtabBase = take(8), globalsBase = take(8), cpuinfo = take(8);
   const args = take(80);
-  const tuple = take(8 * 8);
+  const tuple = take(8 * D.DIF_DTR_STACK);
   const cmpA = take(strsize), cmpB = take(strsize);
   const key = take(maxKey), aggIncr = take(8);
   const bufMax = RECORD_HEADER_SIZE + roundUp(maxData, 8);
