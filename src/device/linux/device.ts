@@ -317,7 +317,7 @@ export class LinuxDevice implements Device {
     const aggregations = new Map<bigint, AggregationMap>();
     const aggInit: Buffer[] = [];
     let initOffset = 0;
-    const entries = aggregationEntries(this.lowerAggsize(), aggDescs);
+    const aggsize = this.lowerAggsize();
     const groups = new Map<string, AggregationDescription[]>();
     for (const desc of aggDescs) {
       const keyed = aggIsKeyed(desc.action, desc.keys.length);
@@ -329,6 +329,7 @@ export class LinuxDevice implements Device {
       const keySize = roundUp(first.keySize, 8);
       // Too large for a per-CPU value: one value all CPUs add to (aggregate.ts).
       const oneCopy = first.valueSize > PERCPU_VALUE_MAX;
+      const entries = keyed ? aggregationEntries(aggsize, keySize, first.valueSize) : 0;
       const fd = this.map({
         type: keyed ? (oneCopy ? BPF_MAP_TYPE.HASH : BPF_MAP_TYPE.PERCPU_HASH) : (oneCopy ? BPF_MAP_TYPE.ARRAY : BPF_MAP_TYPE.PERCPU_ARRAY),
         keySize: keyed ? keySize + (many ? 8 : 0) : 4,

@@ -16,7 +16,7 @@ import { allocaSites, poolSlots, slotSize } from './tstrings.js';
 import type { ArgMem } from './tracepoint-args.js';
 import { type EcbPlan, type GlobalVar, isAggregation, isBareVariable, roundUp } from './translate.js';
 import { type VariablePlan, planVariables } from './variables.js';
-import { aggIsKeyed, aggValueSize, isAggIncrement } from './aggregate.js';
+import { aggValueSize, isAggIncrement } from './aggregate.js';
 import { sharedInfoWords } from './dispatch.js';
 import { ERROR_AREA_SIZE } from './error-probe.js';
 import { STACK_DEPTH_FRAMES, isStackAction, stackRecord } from './stack.js';
@@ -29,15 +29,15 @@ export const PERCPU_VALUE_MAX = 32768;
 const AGG_ENTRY_EXTRA = 16;
 
 /**
- * How many entries a keyed aggregation's map holds: as DTrace for Linux sizes its aggregation
- * buffer, aggsize bytes over an entry of the largest key and value of the program's aggregations
- * (and AGG_ENTRY_EXTRA bytes), so that a small aggsize drops what it cannot hold. No more than
- * 64 bytes an entry give: preallocated maps stay as small as they were at the default 4 MB.
+ * How many entries the map of keyed aggregations of one key and value size holds: as DTrace for
+ * Linux sizes its aggregation buffer, aggsize bytes over an entry (key, value and
+ * AGG_ENTRY_EXTRA bytes), so that a small aggsize drops what it cannot hold. (DTrace for Linux
+ * sizes every entry as the program's largest key and value; here a large distribution does not
+ * take room from the other maps.) No more than 64 bytes an entry give: preallocated maps stay as
+ * small as they were at the default 4 MB.
  */
-export function aggregationEntries(aggsize: number, aggDescs: AggregationDescription[]): number {
-  const keyed = aggDescs.filter((d) => aggIsKeyed(d.action, d.keys.length));
-  if (keyed.length === 0) return 0;
-  const entry = Math.max(...keyed.map((d) => roundUp(d.keySize, 8))) + Math.max(...aggDescs.map((d) => d.valueSize)) + AGG_ENTRY_EXTRA;
+export function aggregationEntries(aggsize: number, keySize: number, valueSize: number): number {
+  const entry = roundUp(keySize, 8) + valueSize + AGG_ENTRY_EXTRA;
   return Math.min(Math.floor(aggsize / entry), Math.max(1024, Math.floor(aggsize / 64)));
 }
 
