@@ -96,7 +96,7 @@ export interface AggregationMap {
    * array, or a keyed one's id, a u64 after the tuple (at keySize) in the hash's key.
    */
   shared?: { index: number } | { id: number };
-  /** aggsize holds no entry of it (device.ts aggregationEntries): every new key is a drop. */
+  /** aggsize holds no entry of it (layout.ts aggregationEntries): every new key is a drop. */
   noRoom?: true;
   /**
    * A value larger than a per-CPU map's (a fine llquantize): one copy for every CPU, which
