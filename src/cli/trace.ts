@@ -52,7 +52,7 @@ export async function trace({ s, mode, compiled, registry, procs, output, signal
   const bufsize = numericOption(options, 'bufsize');
   const bufpolicy = optionValue(options, 'bufpolicy') as BufferPolicyName;
   const { device, enabled, cannotEnable } = enable(compiled, registry, s, notice, output.write);
-  checkBufsize(device, enabled, bufsize, numericOption(options, 'aggsize'));
+  checkBufsize(device, enabled, bufsize, numericOption(options, 'aggsize'), numericOption(options, 'specsize'));
 
   const consumer = new Consumer(device, enabled, {
     quiet: isSet(options, 'quiet'), strsize, out: output.write, flush: output.flush, truncate: output.truncate, err, flowindent: isSet(options, 'flowindent'), options,
@@ -135,11 +135,11 @@ function enable(compiled: Compiled, registry: ProbeRegistry, s: Settings, notice
 }
 
 /**
- * A buffer smaller than the largest record, or an aggsize too small, is refused (cli/bufsize.ts);
+ * A buffer smaller than the largest record, or an aggsize or specsize too small, is refused (cli/bufsize.ts);
  * another size not a power-of-two number of pages is raised, and dtrace says so.
  */
-function checkBufsize(device: LinuxDevice, enabled: EnableResult, bufsize: number, aggsize: number): void {
-  const refused = bufsizeRefusal(bufsize, enabled.probes, aggsize, enabled.aggregations);
+function checkBufsize(device: LinuxDevice, enabled: EnableResult, bufsize: number, aggsize: number, specsize: number): void {
+  const refused = bufsizeRefusal(bufsize, enabled.probes, aggsize, enabled.aggregations, device.speculates ? specsize : undefined);
   if (refused) {
     device.close();
     throw new Fatal(refused);

@@ -190,6 +190,10 @@ export class LinuxDevice implements Device {
   private dvarDropsFd: number | undefined;
   private dvarDropsSeen = 0;
   private spec: SpeculationMaps | undefined;
+  /** Does the enabling speculate (its speculation maps exist)? */
+  get speculates(): boolean {
+    return this.spec !== undefined;
+  }
   /** Per-CPU map values hold one slot for each possible CPU, as the kernel counts them. */
   private ncpu = native.possibleCpus();
   /** What clear() and trunc() took from each aggregation entry (agg-carry.ts). */
