@@ -47,6 +47,7 @@ const OPTIONS: Record<string, OptionSpec> = {
   ctypes: { kind: 'string' },
   debug: { kind: 'flag' },
   defaultargs: { kind: 'flag' },
+  droptags: { kind: 'flag' },
   define: { kind: 'string' },
   dtypes: { kind: 'string' },
   empty: { kind: 'flag' },
@@ -95,6 +96,8 @@ const OPTIONS: Record<string, OptionSpec> = {
   jstackframes: { kind: 'runtime', default: '50' },
   jstackstrsize: { kind: 'size', default: '512' },
   lockmem: { kind: 'lockmem' },
+  // libdtrace's heap reserved up front for its buffers' copies: taken, nothing to reserve here
+  preallocate: { kind: 'size' },
   // the most frames any stack action records; DTrace for Linux starts it at the kernel's
   // perf_event_max_stack (127 by default), the most bpf_get_stack returns
   maxframes: { kind: 'runtime', default: '127' },
@@ -352,7 +355,7 @@ const DYNAMIC = new Set([
 /** libdtrace's compile-time options (aggpercpu is one there): accepted while tracing, to no effect. */
 const COMPILE_TIME = new Set([
   'aggpercpu', 'amin', 'argref', 'core', 'cpp', 'cpphdrs', 'cpppath', 'ctfpath', 'ctypes', 'debug', 'defaultargs',
-  'define', 'dtypes', 'empty', 'errtags', 'evaltime', 'incdir', 'iregs', 'kdefs', 'knodefs', 'late', 'lazyload', 'ldpath',
+  'define', 'droptags', 'dtypes', 'empty', 'errtags', 'evaltime', 'incdir', 'iregs', 'kdefs', 'knodefs', 'late', 'lazyload', 'ldpath',
   'libdir', 'linkmode', 'linktype', 'modpath', 'nolibs', 'pgmax', 'pspec', 'stdc', 'strip', 'syslibdir', 'tree',
   'tregs', 'udefs', 'undef', 'unodefs', 'verbose', 'version', 'zdefs',
 ]);

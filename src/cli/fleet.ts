@@ -104,7 +104,7 @@ async function trace(fleet: Fleet, instances: string[], compiled: Compiled, r: F
       r.notice(`${m.replace(/^dtrace: /, '')} on ${n} instance${n === 1 ? '' : 's'}`);
     });
     if (enabled.matched.reduce((a, b) => a + b, 0) === 0 && !isSet(options, 'zdefs')) throw new FleetError('no probes matched');
-    const refused = bufsizeRefusal(numericOption(options, 'bufsize'), enabled.probes);
+    const refused = bufsizeRefusal(numericOption(options, 'bufsize'), enabled.probes, numericOption(options, 'aggsize'), enabled.aggregations);
     if (refused) throw new FleetError(refused);
 
     const consumer = new Consumer(device, enabled, {

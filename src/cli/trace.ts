@@ -52,7 +52,7 @@ export async function trace({ s, mode, compiled, registry, procs, output, signal
   const bufsize = numericOption(options, 'bufsize');
   const bufpolicy = optionValue(options, 'bufpolicy') as BufferPolicyName;
   const { device, enabled, cannotEnable } = enable(compiled, registry, s, notice, output.write);
-  checkBufsize(device, enabled, bufsize);
+  checkBufsize(device, enabled, bufsize, numericOption(options, 'aggsize'), numericOption(options, 'specsize'));
 
   const consumer = new Consumer(device, enabled, {
     quiet: isSet(options, 'quiet'), strsize, out: output.write, flush: output.flush, truncate: output.truncate, err, flowindent: isSet(options, 'flowindent'), options,
@@ -135,11 +135,11 @@ function enable(compiled: Compiled, registry: ProbeRegistry, s: Settings, notice
 }
 
 /**
- * A buffer smaller than the largest record is refused (cli/bufsize.ts); another size not a
- * power-of-two number of pages is raised, and dtrace says so.
+ * A buffer smaller than the largest record, or an aggsize or specsize too small, is refused (cli/bufsize.ts);
+ * another size not a power-of-two number of pages is raised, and dtrace says so.
  */
-function checkBufsize(device: LinuxDevice, enabled: EnableResult, bufsize: number): void {
-  const refused = bufsizeRefusal(bufsize, enabled.probes);
+function checkBufsize(device: LinuxDevice, enabled: EnableResult, bufsize: number, aggsize: number, specsize: number): void {
+  const refused = bufsizeRefusal(bufsize, enabled.probes, aggsize, enabled.aggregations, device.speculates ? specsize : undefined);
   if (refused) {
     device.close();
     throw new Fatal(refused);
@@ -187,6 +187,7 @@ function start(device: LinuxDevice, consumer: Consumer, options: Map<string, str
   for (const name of device.vanished) err(`dtrace: ${name}: skipped: its tracepoint was removed after the probe was matched\n`);
   // As dtrace(1) reports a buffer its kernel had to make smaller (bufresize=auto), even when quiet.
   if (device.bufsizeLowered !== undefined && device.bufsizeLowered < bufsize) err(`dtrace: buffer size lowered to ${sizeText(device.bufsizeLowered)}\n`);
+  if (device.aggsizeLowered !== undefined) err(`dtrace: aggregation size lowered to ${sizeText(device.aggsizeLowered)}\n`);
   // Functions whose instruction the kernel cannot probe were left out: say so once.
   const skipped = device.uninstrumented;
   if (skipped.length > 0) err(`dtrace: ${skipped.length} function${skipped.length === 1 ? '' : 's'} could not be instrumented: ${skipped.join(', ')}\n`);

@@ -57,6 +57,8 @@ function voidExpression(a: ActionDescription): boolean {
  */
 export class SpeculationOrder {
   private commit = false;
+  /** A commit() with no discard() after it: another commit() may not follow (one after a discard() may). */
+  private commitLast = false;
   private speculate = false;
   private datarec = false;
   private seen = 0;
@@ -68,9 +70,9 @@ export class SpeculationOrder {
 
   private action(a: ActionDescription, at: { line: number; column: number }): void {
     if (a.kind === D.DTRACEACT_COMMIT) {
-      if (this.commit) throw err('D_COMM_COMM', 'commit( ) may not follow commit( )', at);
+      if (this.commitLast) throw err('D_COMM_COMM', 'commit( ) may not follow commit( )', at);
       if (this.datarec) throw err('D_COMM_DREC', 'commit( ) may not follow data-recording action(s)', at);
-      this.commit = true;
+      this.commit = this.commitLast = true;
       return;
     }
     if (a.kind === D.DTRACEACT_SPECULATE) {
@@ -90,6 +92,7 @@ export class SpeculationOrder {
       if (destructive(a)) throw err('D_ACT_SPEC', 'destructive actions may not follow speculate( )', at);
       if (a.kind === D.DTRACEACT_EXIT) throw err('D_EXIT_SPEC', 'exit( ) may not follow speculate( )', at);
     }
+    if (a.kind === D.DTRACEACT_DISCARD) this.commitLast = false;
     if (destructive(a) || a.kind === D.DTRACEACT_DISCARD || voidExpression(a)) return;
     if (this.commit) throw err('D_DREC_COMM', 'data-recording actions may not follow commit( )', at);
     if (!this.speculate) this.datarec = true;

@@ -316,9 +316,10 @@ export class Variables {
   private keys(g: DifoGen, e: A.Index, v: Variable, each?: (val: Val) => void): Val[] {
     const shown = v.scope === 'thread' ? `self->${v.name}` : v.name;
     checkTuple(g.opts, e.keys.length);
-    // The device's tuple stack holds DIF's 8 entries (DTrace for Linux takes tregs + 1).
-    if (e.keys.length > D.DIF_DTR_NREGS)
-      throw err('D_ARR_BADREF', `${shown}[ ] may not be referenced with more than ${D.DIF_DTR_NREGS} keys`, e);
+    // The device's tuple stack holds DIF_DTR_STACK entries, what the default tregs allows: a
+    // larger -x tregs lets an aggregation have more keys, not an array.
+    if (e.keys.length > D.DIF_DTR_STACK)
+      throw err('D_ARR_BADREF', `${shown}[ ] may not be referenced with more than ${D.DIF_DTR_STACK} keys`, e);
     if (v.keys && v.keys.length !== e.keys.length) {
       const n = e.keys.length;
       throw err('D_PROTO_LEN', `${shown}[ ] prototype mismatch: ${n} key${n === 1 ? ' ' : 's '}passed, ${v.keys.length} expected`, e);

@@ -19,6 +19,7 @@ import { formatPrint } from './print.js';
 import { BufferPolicy, type BufferPolicyName } from './bufpolicy.js';
 import { configureStacks, formatSymbolicRecord, printfSymbols } from './stacks.js';
 import { JsonOutput, parseOformat } from './oformat.js';
+import { tagDrops } from './drops.js';
 import { TemporalOrder, type TimedRecord } from './temporal.js';
 import { setoptError } from './setopt.js';
 import { OptionError, optionDefault, setOptionWhileTracing } from '../options.js';
@@ -154,7 +155,7 @@ export class Consumer {
   /** A drop report: on stderr, or DROP entries of the JSON document. */
   private drop(text: string): void {
     if (this.json) this.json.drops(text);
-    else this.opts.err(text);
+    else this.opts.err(optionSet(this.options, 'droptags') ? tagDrops(text) : text);
   }
 
   /** The speculation cleaner (at -x cleanrate): free the speculations whose markers were seen. */

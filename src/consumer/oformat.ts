@@ -26,6 +26,7 @@ import { walkActions } from './walk.js';
 import { formatPrintf, type PrintfOptions } from './printf.js';
 import { asSigned, asUnsigned, type Value } from './records.js';
 import { isSymbolicAction, symbolicKey } from './stacks.js';
+import { dropKind } from './drops.js';
 
 /** A JSON value; bigints are written as exact integers. */
 export type Json = null | boolean | number | bigint | string | Json[] | { [key: string]: Json };
@@ -58,16 +59,6 @@ export function toJson(v: Json, indent = 0, depth = 0): string {
   if (keys.length === 0) return '{}';
   return '{' + keys.map((k) => nl + JSON.stringify(k) + sep + toJson(v[k], indent, depth + 1)).join(',') + end + '}';
 }
-
-// dtrace_dropkind_t
-const DROP_KINDS: [RegExp, number][] = [
-  [/ aggregation drop/, 1],
-  [/ dynamic variable drop/, 2],
-  [/ speculative drop/, 5],
-  [/still busy/, 6],
-  [/no speculative buffer/, 7],
-  [/ drops? on CPU/, 0],
-];
 
 /** What a record walk needs from the consumer. */
 export interface RecordContext {
@@ -117,7 +108,7 @@ export class JsonOutput {
     for (const line of text.split('\n')) {
       const m = /^dtrace: (\d+) /.exec(line);
       if (!m) continue;
-      const kind = DROP_KINDS.find(([re]) => re.test(line))?.[1] ?? 0;
+      const kind = dropKind(line);
       const count = BigInt(m[1]);
       const total = (this.totals.get(kind) ?? 0n) + count;
       this.totals.set(kind, total);

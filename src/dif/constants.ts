@@ -12,6 +12,8 @@ export const DIF_VERSION_2 = 2;
 export const DIF_VERSION = DIF_VERSION_2;
 export const DIF_DIR_NREGS = 8; // integer registers
 export const DIF_DTR_NREGS = 8; // tuple registers
+/** The tuple stack's entries: as DTrace for Linux counts its tuple registers, tregs + 1 (-x tregs's default). */
+export const DIF_DTR_STACK = DIF_DTR_NREGS + 1;
 
 export const DIF_INTOFF_MAX = 0xffff;
 export const DIF_STROFF_MAX = 0xffff; // DTrace for Linux lowers this to 0x7fff

@@ -4,7 +4,7 @@
 //
 // Model:
 // - eight 64-bit integer registers (%r0 always reads 0), the condition codes n/z/v/c set by CMP,
-//   TST and SCMP, and the tuple stack (DIF_DTR_NREGS entries) that feeds CALL and the keys of
+//   TST and SCMP, and the tuple stack (DIF_DTR_STACK entries) that feeds CALL and the keys of
 //   associative arrays;
 // - a small byte-addressed address space of regions: kernel and user memory a test populates,
 //   each DIF object's string table (SETS yields an address in it), the probe context's strings,
@@ -392,7 +392,7 @@ export class DifMachine {
             set(rd, callSubroutine(this, difIndex(instr), tuple.map((t) => t.value)));
             break;
           case D.DIF_OP_PUSHTR: {
-            if (tuple.length === D.DIF_DTR_NREGS) throw new FaultSignal(D.DTRACEFLT_TUPOFLOW);
+            if (tuple.length === D.DIF_DTR_STACK) throw new FaultSignal(D.DTRACEFLT_TUPOFLOW);
             let size: bigint;
             if (r1 === D.DIF_TYPE_STRING) {
               // A string's size is its length plus the NUL, bounded by the size given (or strsize).
@@ -406,7 +406,7 @@ export class DifMachine {
             break;
           }
           case D.DIF_OP_PUSHTV:
-            if (tuple.length === D.DIF_DTR_NREGS) throw new FaultSignal(D.DTRACEFLT_TUPOFLOW);
+            if (tuple.length === D.DIF_DTR_STACK) throw new FaultSignal(D.DTRACEFLT_TUPOFLOW);
             tuple.push({ value: regs[rd]!, size: 0n });
             break;
           case D.DIF_OP_POPTS: tuple.pop(); break;

@@ -145,7 +145,7 @@ describe.skipIf(skip)(`aggregations on the kernel${skip ? ` (skipped: ${skip})` 
   });
 
   test('a full keyed aggregation reports its drops as DTrace does', async () => {
-    // aggsize=64k gives the smallest map this dtrace makes: 1024 entries.
+    // aggsize=64k gives 1024 entries (no more than 64 bytes an entry allow).
     const d = dtraceAsync(['-x', 'aggsize=64k', '-qn', 'BEGIN { i = 0; } syscall::getppid:entry /execname == "aggdrops"/ { @[i++] = count(); } BEGIN { printf("ready\\n"); }']);
     await d.waitFor(/^ready$/m);
     spawnSync(dropper, ['2000']);

@@ -50,9 +50,10 @@ describe.skipIf(skip)(`speculations on the kernel${skip ? ` (skipped: ${skip})` 
   test('only the failed opens are committed; the successful ones are discarded', () => {
     // On one CPU: a speculation recorded on several CPUs is committed CPU by CPU, the committing
     // CPU's records first, as DTrace does -- which would reorder entry and return here.
-    // A committed or discarded speculation stays busy until the consumer has seen it (as in DTrace
-    // for Linux, which with nspec=4 misses the later opens: "failed speculations (available
-    // buffer(s) still busy)"), so there are enough for every open cat makes.
+    // A discarded speculation that recorded nothing stays busy until the consumer has seen it
+    // (DTrace for Linux keeps every committed or discarded one busy, and with nspec=4 misses the
+    // later opens: "failed speculations (available buffer(s) still busy)"), so there are enough
+    // for every open cat makes.
     const r = dtrace(['-q', '-x', 'nspec=256', '-s', script, '-c', `taskset -c 0 cat ${missing} ${present}`]);
     // copyinstr() of a path in a page of a library not yet faulted in is an error, as in DTrace;
     // the clause is abandoned and its speculation discarded at the return.

@@ -466,18 +466,18 @@ describe('variables', () => {
     run(d(true, 7n), {}, m);
     expect(run(d(false, null), {}, m)).toBe(7n);
   });
-  cover([op('pushtv'), op('pushtr'), flt(D.DTRACEFLT_TUPOFLOW)], 'pushing more than DIF_DTR_NREGS tuple entries is a tuple stack overflow', () => {
+  cover([op('pushtv'), op('pushtr'), flt(D.DTRACEFLT_TUPOFLOW)], 'pushing more than DIF_DTR_STACK tuple entries is a tuple stack overflow', () => {
     for (const pushOp of [D.DIF_OP_PUSHTV, D.DIF_OP_PUSHTR]) {
       const d = build((b) => {
         b.sets('k', 1);
-        for (let i = 0; i <= D.DIF_DTR_NREGS; i++) {
+        for (let i = 0; i <= D.DIF_DTR_STACK; i++) {
           b.emit(encodePushts(pushOp, pushOp === D.DIF_OP_PUSHTR ? D.DIF_TYPE_STRING : D.DIF_TYPE_CTF, 0, 1));
         }
         b.emit(encodeRet(0));
       });
       const f = fault(() => run(d));
       expect(f.message).toBe('tuple stack overflow');
-      expect(f.offset).toBe((1 + D.DIF_DTR_NREGS) * 4);
+      expect(f.offset).toBe((1 + D.DIF_DTR_STACK) * 4);
     }
   });
   cover([op('stgs'), op('ldgs')], 'bad variables: a store to a built-in is refused at load, an unknown built-in is an illegal operation', () => {

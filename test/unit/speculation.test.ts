@@ -15,6 +15,8 @@ describe('compile-time rules (dt_cc.c)', () => {
     ['BEGIN { speculate(1); speculate(2); }', 'D_SPEC_SPEC: speculate( ) may not follow speculate( )'],
     ['BEGIN { commit(1); speculate(1); }', 'D_SPEC_COMM: speculate( ) may not follow commit( )'],
     ['BEGIN { commit(1); commit(2); }', 'D_COMM_COMM: commit( ) may not follow commit( )'],
+    ['BEGIN { commit(1); discard(2); commit(3); commit(4); }', 'D_COMM_COMM: commit( ) may not follow commit( )'],
+    ['BEGIN { commit(1); discard(2); trace(3); }', 'D_DREC_COMM: data-recording actions may not follow commit( )'],
     ['BEGIN { trace(1); commit(1); }', 'D_COMM_DREC: commit( ) may not follow data-recording action(s)'],
     ['BEGIN { commit(1); trace(1); }', 'D_DREC_COMM: data-recording actions may not follow commit( )'],
     ['BEGIN { commit(1); exit(0); }', 'D_DREC_COMM: data-recording actions may not follow commit( )'],
@@ -38,6 +40,8 @@ describe('compile-time rules (dt_cc.c)', () => {
       'BEGIN { discard(1); trace(1); }', // discard is not data-recording
       'BEGIN { trace(1); discard(1); discard(2); }',
       'BEGIN { commit(1); discard(2); }',
+      // a commit after a discard, as the public suite's speculation/tst.CommitDiscard4x wants
+      'BEGIN { commit(1); discard(2); commit(3); discard(4); commit(5); }',
       'BEGIN { speculate(1); commit(1); }',
       'BEGIN { commit(1); x = 1; }',
     ]) expect(() => compileScript(src), src).not.toThrow();

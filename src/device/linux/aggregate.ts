@@ -16,9 +16,11 @@
 //   lquantize              levels + 2 buckets: below base, one per step, at or above the limit
 //   llquantize             symmetric about zero (buckets.ts): <= -top, the negative steps, |v| <
 //                          factor^low, the positive steps, >= top
+// A distribution whose value is larger than a per-CPU map allows (PERCPU_VALUE_MAX) is kept
+// once for all CPUs, in a plain map, its buckets added to atomically (AggregationMap.oneCopy).
 // The consumer merges CPUs. New hash entries are inserted from their initial value, kept in an
-// array map; an insert that fails (the map holds `aggsize` entries) counts one aggregation drop
-// on this CPU.
+// array map; an insert that fails (the map holds what `aggsize` allows) counts one aggregation
+// drop on this CPU.
 
 import * as D from '../../dif/constants.js';
 import type { ActionDescription } from '../../dof/program.js';
@@ -105,7 +107,10 @@ export function translateAggregation(t: ProbeTranslator, acts: ActionDescription
   lookup();
   a.jmpImm(JMP.JNE, R0, 0, found);
   if (!agg.keyed) a.ja(done);
-  else {
+  else if (agg.noRoom) {
+    countDrop(t);
+    a.ja(done);
+  } else {
     // A new key: insert its initial value, then look it up again; a failed insert is a drop.
     a.ldMap(R1, agg.fd);
     a.mov(R2, R8);
@@ -149,12 +154,12 @@ export function translateAggregation(t: ProbeTranslator, acts: ActionDescription
       break;
     case D.DTRACEAGG_QUANTIZE:
       quantizeBucket(t);
-      bucketAdd(t, QUANTIZE_NBUCKETS);
+      bucketAdd(t, QUANTIZE_NBUCKETS, agg.oneCopy);
       break;
     case D.DTRACEAGG_LQUANTIZE: {
       const p = D.unpackLquantizeArg(act.arg);
       lquantizeBucket(t, p.base, p.step, p.levels);
-      bucketAdd(t, p.levels + 2);
+      bucketAdd(t, p.levels + 2, agg.oneCopy);
       break;
     }
     case D.DTRACEAGG_LLQUANTIZE: {
@@ -180,7 +185,7 @@ export function translateAggregation(t: ProbeTranslator, acts: ActionDescription
       a.alu(ALU.SUB, R4, R3);
       a.mov(R3, R4);
       a.place(placed);
-      bucketAdd(t, 2 * zero + 1);
+      bucketAdd(t, 2 * zero + 1, agg.oneCopy);
       break;
     }
     default:
@@ -317,8 +322,8 @@ function thresholdSearch(t: ProbeTranslator, bounds: bigint[], lo: number, hi: n
   thresholdSearch(t, bounds, mid, hi, settled);
 }
 
-/** entry (R0) bucket R3 += increment, with R3 bounded for the verifier. */
-function bucketAdd(t: ProbeTranslator, nbuckets: number): void {
+/** entry (R0) bucket R3 += increment, with R3 bounded for the verifier; atomically in a value all CPUs share. */
+function bucketAdd(t: ProbeTranslator, nbuckets: number, atomic = false): void {
   const a = t.a, mem = t.env.mem;
   const ok = a.label('bucket.ok');
   a.jmpImm(JMP.JLE, R3, nbuckets - 1, ok);
@@ -327,5 +332,6 @@ function bucketAdd(t: ProbeTranslator, nbuckets: number): void {
   a.aluImm(ALU.LSH, R3, 3);
   a.alu(ALU.ADD, R0, R3);
   a.ldx(8, R2, R8, mem.aggIncr);
-  a.ldx(8, R1, R0, 0), a.alu(ALU.ADD, R1, R2), a.stx(8, R0, 0, R1);
+  if (atomic) a.atomicAdd(R0, 0, R2);
+  else a.ldx(8, R1, R0, 0), a.alu(ALU.ADD, R1, R2), a.stx(8, R0, 0, R1);
 }

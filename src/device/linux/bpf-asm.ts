@@ -7,7 +7,7 @@
 export const BPF_LD = 0x00, BPF_LDX = 0x01, BPF_ST = 0x02, BPF_STX = 0x03;
 export const BPF_ALU = 0x04, BPF_JMP = 0x05, BPF_JMP32 = 0x06, BPF_ALU64 = 0x07;
 export const BPF_W = 0x00, BPF_H = 0x08, BPF_B = 0x10, BPF_DW = 0x18;
-export const BPF_IMM = 0x00, BPF_MEM = 0x60, BPF_MEMSX = 0x80;
+export const BPF_IMM = 0x00, BPF_MEM = 0x60, BPF_MEMSX = 0x80, BPF_ATOMIC = 0xc0;
 export const BPF_K = 0x00, BPF_X = 0x08;
 
 export const ALU = {
@@ -162,6 +162,10 @@ export class BpfAsm {
   }
   st(size: Size, dst: number, off: number, imm: number): void {
     this.raw(BPF_ST | BPF_MEM | sizeCode(size), dst, 0, off, imm);
+  }
+  /** *(u64 *)(dst + off) += src, atomically (BPF_ATOMIC's BPF_ADD). */
+  atomicAdd(dst: number, off: number, src: number): void {
+    this.raw(BPF_STX | BPF_ATOMIC | BPF_DW, dst, src, off, ALU.ADD);
   }
 
   // --- control

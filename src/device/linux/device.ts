@@ -39,7 +39,7 @@ import { cpuinfoTable, usesCpuinfo } from './cpuinfo.js';
 import { DeviceError } from './device-error.js';
 import type { DeviceDebug } from './debug.js';
 import {
-  type GlobalsLayout, type MemoryLayout, type ProbeMatch, type ProbeStrings, assignEpids, layoutGlobals, layoutMemory,
+  type GlobalsLayout, type MemoryLayout, type ProbeMatch, type ProbeStrings, PERCPU_VALUE_MAX, aggregationEntries, assignEpids, layoutGlobals, layoutMemory,
   layoutRecords, layoutStrings, matchProbes, programDifos,
 } from './layout.js';
 
@@ -55,6 +55,10 @@ const PERF_SAMPLE_RAW = 1 << 10;
 const ACTIVITY_ACTIVE = 0;
 const ACTIVITY_WARMUP = 2; // 1 is DRAINING, set by exit()
 const MAX_RING_PAGES = 1 << 20; // the most pages native/perf.cc maps for one ring
+// The most aggsize taken: 4M entries of 64 bytes (layout.ts aggregationEntries), allocated as
+// keys arrive beyond the 65536 entries of the default 4 MB.
+const AGGSIZE_MAX = 256 << 20;
+const PREALLOC_ENTRIES_MAX = 65536;
 const BPF_F_NO_PREALLOC = 1; // PCPU_MIN_UNIT_SIZE: the largest per-CPU map value
 
 /** The tracing options the device takes from the DOF's OPTDESC (see tracingOptions()). */
@@ -63,7 +67,7 @@ interface TracingOptions {
   bufsize: number; // bytes per CPU
   /** -x bufresize: auto (default) lowers a bufsize the kernel cannot give; manual fails. */
   bufresize: 'auto' | 'manual';
-  aggsize: number; // entries per keyed aggregation
+  aggsize: number; // bytes (aggregationEntries)
   dynvarsize: number; // bytes of dynamic variable space (thread-locals, associative arrays)
   nspec: number; // speculations
   specsize: number; // bytes of each speculation per CPU
@@ -114,8 +118,7 @@ function tracingOptions(options: ReadonlyMap<string, string>): TracingOptions {
     // records to it and must not lose them first.
     bufsize: optionValue(options, 'bufpolicy') === 'switch' ? bufsize : Math.max(bufsize, Number(optionDefault('bufsize'))),
     bufresize: optionValue(options, 'bufresize') === 'manual' ? 'manual' : 'auto',
-    // aggsize is bytes; a keyed aggregation's hash map holds entries of about 64 bytes.
-    aggsize: Math.max(1024, Math.floor(numericOption(options, 'aggsize') / 64)),
+    aggsize: numericOption(options, 'aggsize'),
     dynvarsize: numericOption(options, 'dynvarsize'),
     nspec: numericOption(options, 'nspec'),
     specsize: numericOption(options, 'specsize'),
@@ -150,6 +153,8 @@ export class LinuxDevice implements Device {
   private buffers: { cpu: number; fd: number; handle: number }[] = [];
   /** The bytes each CPU's buffer got when the kernel could not give bufsize (bufresize=auto). */
   bufsizeLowered?: number;
+  /** The aggsize taken when -x aggsize was more than the maps hold (bufresize=auto). */
+  aggsizeLowered?: number;
 
   /**
    * The bytes a per-CPU buffer of `bufsize` gets: a perf ring is a power of two pages, so a size
@@ -186,6 +191,10 @@ export class LinuxDevice implements Device {
   private dvarDropsFd: number | undefined;
   private dvarDropsSeen = 0;
   private spec: SpeculationMaps | undefined;
+  /** Does the enabling speculate (its speculation maps exist)? */
+  get speculates(): boolean {
+    return this.spec !== undefined;
+  }
   /** Per-CPU map values hold one slot for each possible CPU, as the kernel counts them. */
   private ncpu = native.possibleCpus();
   /** What clear() and trunc() took from each aggregation entry (agg-carry.ts). */
@@ -331,6 +340,7 @@ export class LinuxDevice implements Device {
     const aggregations = new Map<bigint, AggregationMap>();
     const aggInit: Buffer[] = [];
     let initOffset = 0;
+    const aggsize = this.lowerAggsize();
     const groups = new Map<string, AggregationDescription[]>();
     for (const desc of aggDescs) {
       const keyed = aggIsKeyed(desc.action, desc.keys.length);
@@ -340,21 +350,29 @@ export class LinuxDevice implements Device {
     for (const members of groups.values()) {
       const first = members[0], keyed = aggIsKeyed(first.action, first.keys.length), many = members.length > 1;
       const keySize = roundUp(first.keySize, 8);
+      // Too large for a per-CPU value: one value all CPUs add to (aggregate.ts).
+      const oneCopy = first.valueSize > PERCPU_VALUE_MAX;
+      const entries = keyed ? aggregationEntries(aggsize, keySize, first.valueSize) : 0;
       const fd = this.map({
-        type: keyed ? BPF_MAP_TYPE.PERCPU_HASH : BPF_MAP_TYPE.PERCPU_ARRAY,
+        type: keyed ? (oneCopy ? BPF_MAP_TYPE.HASH : BPF_MAP_TYPE.PERCPU_HASH) : (oneCopy ? BPF_MAP_TYPE.ARRAY : BPF_MAP_TYPE.PERCPU_ARRAY),
         keySize: keyed ? keySize + (many ? 8 : 0) : 4,
         valueSize: first.valueSize,
-        // aggsize entries a map, shared by the aggregations in it (DTrace's aggsize, too, is
-        // the space of all of them). Distributions are large: allocate their entries as keys
-        // arrive, not aggsize of them up front. Others are preallocated: an insert in NMI
-        // context (profile probes) can fail to allocate.
-        maxEntries: keyed ? this.opts.aggsize : members.length,
-        flags: keyed && first.valueSize > 64 ? BPF_F_NO_PREALLOC : 0,
+        // The entries aggsize holds a map, shared by the aggregations in it (DTrace's aggsize,
+        // too, is the space of all of them); none: a map of one entry never inserted into.
+        // Distributions are large, and so are maps beyond the default aggsize's: allocate their
+        // entries as keys arrive, not all of them up front. Others are preallocated: an insert
+        // in NMI context (profile probes) can fail to allocate.
+        maxEntries: keyed ? Math.max(1, entries) : members.length,
+        flags: keyed && (first.valueSize > 64 || entries > PREALLOC_ENTRIES_MAX) ? BPF_F_NO_PREALLOC : 0,
         name: many ? `dt_aggs${first.id}` : `dt_agg${first.id}`,
       });
       members.forEach((desc, i) => {
         const shared = !many ? undefined : keyed ? { id: desc.id } : { index: i };
-        const map: AggregationMap = { fd, keyed, keySize, valueSize: desc.valueSize, action: desc.action, initOffset, ...(shared ? { shared } : {}) };
+        const map: AggregationMap = {
+          fd, keyed, keySize, valueSize: desc.valueSize, action: desc.action, initOffset,
+          ...(shared ? { shared } : {}), ...(keyed && entries === 0 ? { noRoom: true as const } : {}),
+          ...(oneCopy ? { oneCopy: true as const } : {}),
+        };
         aggInit.push(aggInitialValue(desc.action, desc.valueSize));
         initOffset += desc.valueSize;
         aggregations.set(BigInt(desc.id), map);
@@ -593,6 +611,7 @@ export class LinuxDevice implements Device {
     for (const { desc, map } of this.aggs) {
       const stride = roundUp(map.valueSize, 8);
       const value = Buffer.alloc(stride * ncpu);
+      // A value kept once for all CPUs (oneCopy) is read into CPU 0's place; the rest stay zero.
       const split = (v: Buffer<ArrayBufferLike> = value) => Array.from({ length: ncpu }, (_, c) => Buffer.from(v.subarray(c * stride, c * stride + map.valueSize)));
       if (!map.keyed) {
         const index = u32(map.shared && 'index' in map.shared ? map.shared.index : 0);
@@ -783,6 +802,20 @@ export class LinuxDevice implements Device {
     const p = this.progFds.indexOf(fd);
     if (p >= 0) this.progFds.splice(p, 1);
     try { native.close(fd); } catch { /* ignore */ }
+  }
+
+  /**
+   * aggsize, no more than AGGSIZE_MAX: a larger one is lowered by halves under bufresize=auto, as
+   * DTrace lowers what it cannot allocate (dtrace(1) then says "aggregation size lowered to
+   * ..."); under bufresize=manual it fails the enabling.
+   */
+  private lowerAggsize(): number {
+    let aggsize = this.opts.aggsize;
+    if (aggsize <= AGGSIZE_MAX) return aggsize;
+    if (this.opts.bufresize === 'manual') throw new DeviceError('aggsize: Cannot allocate memory');
+    while (aggsize > AGGSIZE_MAX) aggsize = Math.floor(aggsize / 2);
+    this.aggsizeLowered = aggsize;
+    return aggsize;
   }
 
   private openBuffers(eventsFd: number): void {

@@ -22,8 +22,32 @@ import { ERROR_AREA_SIZE } from './error-probe.js';
 import { STACK_DEPTH_FRAMES, isStackAction, stackRecord } from './stack.js';
 import { DeviceError } from './device-error.js';
 
-/** The largest per-CPU map value (PCPU_MIN_UNIT_SIZE): the scratch memory and an aggregation's value. */
+/** The largest per-CPU map value (PCPU_MIN_UNIT_SIZE): the scratch memory's, and a per-CPU aggregation's. */
 export const PERCPU_VALUE_MAX = 32768;
+
+/** Bytes an aggregation entry takes in aggsize beyond its key and value, as DTrace for Linux counts them (about). */
+const AGG_ENTRY_EXTRA = 16;
+
+/**
+ * How many entries the map of keyed aggregations of one key and value size holds: as DTrace for
+ * Linux sizes its aggregation buffer, aggsize bytes over an entry (key, value and
+ * AGG_ENTRY_EXTRA bytes), so that a small aggsize drops what it cannot hold. (DTrace for Linux
+ * sizes every entry as the program's largest key and value; here a large distribution does not
+ * take room from the other maps.) No more than 64 bytes an entry give: preallocated maps stay as
+ * small as they were at the default 4 MB.
+ */
+export function aggregationEntries(aggsize: number, keySize: number, valueSize: number): number {
+  const entry = roundUp(keySize, 8) + valueSize + AGG_ENTRY_EXTRA;
+  return Math.min(Math.floor(aggsize / entry), Math.max(1024, Math.floor(aggsize / 64)));
+}
+
+/** Is aggsize too small for the data of one of the aggregations? (A keyed one's entries may still all drop.) */
+export function aggsizeTooSmall(aggsize: number, aggDescs: AggregationDescription[]): boolean {
+  return aggDescs.some((d) => aggsize < d.valueSize + AGG_ENTRY_EXTRA);
+}
+
+/** The largest value of a plain map (a little under KMALLOC_MAX_SIZE): an aggregation's kept once for all CPUs. */
+const AGG_VALUE_MAX = (4 << 20) - 4096;
 
 /** Every DIF object of the program: predicates and actions' expressions. */
 export function programDifos(program: Program): Difo[] {
@@ -146,8 +170,8 @@ export function layoutMemory(
   const maxKey = Math.max(8, ...records.aggregations.map((a) => a.keySize),
     ...records.ecbs.flatMap((l) => l.keyRecords.map((r) => (r ? roundUp(r.offset + r.size, 8) : 0)))) + 8; // and a shared hash's id (aggregate.ts)
   for (const a of records.aggregations) {
-    if (a.valueSize > PERCPU_VALUE_MAX)
-      throw new DeviceError(`aggregation @${a.name === '_' ? '' : a.name} needs ${a.valueSize} bytes per CPU, more than ${PERCPU_VALUE_MAX}`);
+    if (a.valueSize > AGG_VALUE_MAX)
+      throw new DeviceError(`aggregation @${a.name === '_' ? '' : a.name} needs ${a.valueSize} bytes, more than ${AGG_VALUE_MAX}`);
   }
   // String temporaries (tstrings.ts): as many slots as the busiest DIF object needs at once.
   // DTrace's scratch (alloca() and the copies into it): -x scratchsize, else a strsize slot for
@@ -203,7 +227,7 @@ function memLayout(strsize: number, maxData: number, maxKey: number, probeInfoWo
   const take = (n: number) => { const at = off; off += roundUp(n, 8); return at; };
   const self = take(8), strtabBase = take(8), globalsBase = take(8), cpuinfo = take(8);
   const args = take(80);
-  const tuple = take(8 * 8);
+  const tuple = take(8 * D.DIF_DTR_STACK);
   const cmpA = take(strsize), cmpB = take(strsize);
   const key = take(maxKey), aggIncr = take(8);
   const bufMax = RECORD_HEADER_SIZE + roundUp(maxData, 8);

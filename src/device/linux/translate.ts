@@ -50,7 +50,7 @@ export interface MemLayout {
   globalsBase: number; // u64: scalar address of the globals map value
   args: number; // u64[10]
   cpuinfo: number; // u64: the cpuinfo map value's address, made a scalar (cpuinfo.ts)
-  tuple: number; // u64[DIF_DTR_NREGS]: the DIF tuple stack
+  tuple: number; // u64[DIF_DTR_STACK]: the DIF tuple stack
   cmpA: number; // strsize bytes
   cmpB: number; // strsize bytes
   key: number; // aggregation key being built
@@ -96,6 +96,13 @@ export interface AggregationMap {
    * array, or a keyed one's id, a u64 after the tuple (at keySize) in the hash's key.
    */
   shared?: { index: number } | { id: number };
+  /** aggsize holds no entry of it (layout.ts aggregationEntries): every new key is a drop. */
+  noRoom?: true;
+  /**
+   * A value larger than a per-CPU map's (a fine llquantize): one copy for every CPU, which
+   * the update adds to atomically; the consumer reads it as CPU 0's.
+   */
+  oneCopy?: true;
 }
 
 export interface EcbPlan {
@@ -632,7 +639,7 @@ export class ProbeTranslator {
         return;
       case D.DIF_OP_PUSHTR:
       case D.DIF_OP_PUSHTV: {
-        if (this.tuple.length >= D.DIF_DTR_NREGS) fault(D.DTRACEFLT_TUPOFLOW);
+        if (this.tuple.length >= D.DIF_DTR_STACK) fault(D.DTRACEFLT_TUPOFLOW);
         else {
           get(R1, rd);
           a.stx(8, R8, mem.tuple + 8 * this.tuple.length, R1);
