@@ -10,8 +10,8 @@
 // a.out names the main executable. Functions are FUNC symbols of nonzero size (.symtab, else
 // .dynsym). Probes are created when a description names them (provide()); each is a perf event fd
 // of dtrace, so they go away when dtrace exits. A glob name matches entry and return, and, when
-// the description names one function exactly (pid123:a.out:main:), every instruction of it
-// (sys/x86.ts finds where each begins).
+// the description names one function exactly (pid123:libc.so.6:memcpy:) or the function is the
+// executable's (pid123:a.out::), every instruction of it (sys/x86.ts finds where each begins).
 
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readlinkSync, realpathSync } from 'node:fs';
@@ -151,6 +151,8 @@ function isRunning(pid: number): boolean {
   }
 }
 
+const HLT = 0xf4;
+
 const ENTRY_ARGS: ProbeArg[] = ARG_REGISTERS.map((reg, index) => ({
   index, type: null, from: { kind: 'register', reg, size: 8, signed: false },
 }));
@@ -192,7 +194,9 @@ export class PidProvider implements Provider {
       const elf = elfOf(obj);
       if (!elf) continue;
       for (const sym of functionsMatching(elf, funcGlob)) {
-        out.push(...probesFor(pid, obj, elf, sym, name, !isGlob(funcGlob)));
+        // Offset probes for a glob function only in the executable, as DTrace makes them: a
+        // library's every instruction would be hundreds of thousands of probes.
+        out.push(...probesFor(pid, obj, elf, sym, name, obj.main || !isGlob(funcGlob)));
       }
     }
     return out;
@@ -283,7 +287,10 @@ function probesFor(pid: number, obj: MappedObject, elf: ElfFile, sym: FunctionSy
     // A function named exactly: its instructions too, each a probe named by its offset in hex.
     const at = elf.fileOffset(sym.value);
     if (at === null) return out;
-    for (const o of instructionOffsets(elf.data.subarray(at, at + Number(sym.size)))) {
+    const code = elf.data.subarray(at, at + Number(sym.size));
+    for (const o of instructionOffsets(code)) {
+      // No probe on hlt (_start's last instruction, never reached), which uprobes refuse.
+      if (code[o] === HLT) continue;
       if (matchField(name, o.toString(16))) make(o.toString(16), sym.value + BigInt(o), false);
     }
   }
