@@ -119,10 +119,24 @@ function objectsOfProgram(program: string): MappedObject[] {
   return out;
 }
 
-/** The objects a module pattern names: a.out is the executable, anything else globs basenames. */
+/**
+ * The objects a module pattern names: a.out is the executable; anything else globs basenames,
+ * which may be given without their version (libc.so for libc.so.6) or without any suffix (libc),
+ * as DTrace matches them.
+ */
 export function objectsMatching(objects: MappedObject[], module: string): MappedObject[] {
   if (module === 'a.out') return objects.filter((o) => o.main);
-  return objects.filter((o) => matchField(module, o.module));
+  return objects.filter((o) => moduleNames(o.module).some((n) => matchField(module, n)));
+}
+
+/** A basename and its shorter forms: libc.so.6, libc.so, libc. */
+function moduleNames(base: string): string[] {
+  const out = [base];
+  const so = base.indexOf('.so.');
+  if (so > 0) out.push(base.slice(0, so + 3));
+  const dot = base.indexOf('.');
+  if (dot > 0) out.push(base.slice(0, dot));
+  return out;
 }
 
 /** Reads the ELF file of a mapped object; null when it is not one we can read. */
