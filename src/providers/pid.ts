@@ -298,7 +298,8 @@ function probesFor(pid: number, obj: MappedObject, elf: ElfFile, sym: FunctionSy
     const off = parseOffset(name);
     if (off !== null && off < sym.size) make(off.toString(16), sym.value + off, false);
   } else if (offsets && isGlob(name)) {
-    // A function named exactly: its instructions too, each a probe named by its offset in hex.
+    // A function named exactly, or the executable's: its instructions too, each a probe named by
+    // its offset in hex.
     const at = elf.fileOffset(sym.value);
     if (at === null) return out;
     const code = elf.data.subarray(at, at + Number(sym.size));
