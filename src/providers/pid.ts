@@ -167,9 +167,15 @@ function isRunning(pid: number): boolean {
 
 const HLT = 0xf4;
 
-const ENTRY_ARGS: ProbeArg[] = ARG_REGISTERS.map((reg, index) => ({
-  index, type: null, from: { kind: 'register', reg, size: 8, signed: false },
-}));
+/** Arguments past the registers' six are on the stack, above the return address (arg6 at rsp+8). */
+const STACK_ARGS = 4;
+
+const ENTRY_ARGS: ProbeArg[] = [
+  ...ARG_REGISTERS.map((reg, index): ProbeArg => ({ index, type: null, from: { kind: 'register', reg, size: 8, signed: false } })),
+  ...Array.from({ length: STACK_ARGS }, (_, i): ProbeArg => ({
+    index: ARG_REGISTERS.length + i, type: null, from: { kind: 'memory', reg: 'rsp', disp: 8 * (i + 1), size: 8, signed: false },
+  })),
+];
 
 const RETURN_ARGS: ProbeArg[] = [
   { index: 0, type: null, from: { kind: 'constant', value: 0n } },
