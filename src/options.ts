@@ -52,7 +52,7 @@ const OPTIONS: Record<string, OptionSpec> = {
   dtypes: { kind: 'string' },
   empty: { kind: 'flag' },
   errtags: { kind: 'flag' },
-  evaltime: { kind: 'enum', values: ['exec', 'preinit', 'postinit', 'main'] },
+  evaltime: { kind: 'enum', values: ['exec', 'preinit', 'postinit', 'main'], default: 'postinit' },
   incdir: { kind: 'string' },
   iregs: { kind: 'iregs' },
   kdefs: { kind: 'flag' },
@@ -194,7 +194,6 @@ function versionNumber(text: string): number | null {
 const REFUSED: Record<string, (value: string) => string | null> = {
   ctypes: () => 'no CTF is written on Linux: C types come from the kernel\'s BTF',
   dtypes: () => 'no CTF is written on Linux: D types come from the kernel\'s BTF',
-  evaltime: (v) => (v === 'exec' ? null : 'a command started by -c is stopped at its exec; only evaltime=exec is supported'),
   grabanon: () => 'anonymous tracing is not available on Linux: it needs the Solaris DTrace driver, which keeps enablings from boot on',
   knodefs: () => 'unresolved kernel symbols are always an error here',
   late: (v) => (v === 'static' ? null : 'translators are always applied statically here'),

@@ -92,7 +92,7 @@ async function run(argv: string[]): Promise<number> {
   const procs = new ProcessSet(notice);
   process.on('exit', () => procs.release());
   const signals = new Signals(procs);
-  await startProcesses(args, procs);
+  await startProcesses(args, procs, options);
 
   const registry = probeRegistry();
   if (mode.listing && s.sources.every((x) => x.kind !== 's')) {

@@ -8,9 +8,11 @@
 // the providers that read a process's executable (pid, usdt).
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import path from 'node:path';
+import { stopOnReturn, type StopPoint } from '../device/linux/stop-point.js';
+import { readElf } from '../sys/elf.js';
 
 /** A process dtrace could not start or take; the message follows "dtrace: ". */
 export class ProcessError extends Error {}
@@ -29,6 +31,14 @@ function procState(pid: number): string | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  } catch {
+    return null;
+  }
+}
+
+function exeOf(pid: number): string | null {
+  try {
+    return readlinkSync(`/proc/${pid}/exe`);
   } catch {
     return null;
   }
@@ -138,6 +148,45 @@ export class ProcessSet {
       await new Promise((r) => setTimeout(r, 1));
     }
     return proc;
+  }
+
+  /**
+   * -x evaltime=postinit (DTrace's default) or main: let a command started stopped run until its
+   * initializers have returned, and stop it there, before main(); its libraries are mapped then.
+   * A command that is no ELF executable, or has no initializers, stays stopped at its exec.
+   */
+  async runToMain(proc: TracedProcess): Promise<void> {
+    let file: string;
+    let offset: number | null = null;
+    try {
+      file = realpathSync(proc.program!);
+      const elf = readElf(file);
+      const last = elf.initializers().at(-1);
+      if (last !== undefined) offset = elf.fileOffset(last);
+    } catch {
+      return;
+    }
+    if (offset === null) return;
+    let point: StopPoint;
+    try {
+      point = stopOnReturn(file, offset, proc.pid);
+    } catch {
+      return; // no uretprobe there: it is traced from its exec
+    }
+    try {
+      process.kill(proc.pid, 'SIGCONT');
+      // Stopped again once it runs the program, or gone; a process that waits for something in
+      // its initializers longer than DTrace's users would wait is traced from where it is.
+      const start = Date.now();
+      while (!proc.exited && Date.now() - start < 10_000) {
+        await new Promise((r) => setTimeout(r, Date.now() - start < 100 ? 1 : 10));
+        const state = procState(proc.pid);
+        if (state === null || state === 'Z') break;
+        if ((state === 'T' || state === 't') && exeOf(proc.pid) === file) break;
+      }
+    } finally {
+      point.close();
+    }
   }
 
   /** -p: take a running process by id. */

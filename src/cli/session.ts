@@ -5,7 +5,7 @@ import { compile, SourceError, type Compiled } from '../compiler/compile.js';
 import { formatCompileError } from '../compiler/errors.js';
 import { disassembleClauses } from '../dif/disasm.js';
 import { addonUnavailable } from '../device/native.js';
-import { isSet } from '../options.js';
+import { isSet, optionValue } from '../options.js';
 import { announceExec } from '../providers/pid.js';
 import type { ProbeRegistry } from '../providers/registry.js';
 import { announceProcess } from '../providers/usdt.js';
@@ -32,13 +32,15 @@ export function checkFacilities(mode: Mode): void {
 }
 
 /** Pass 3: start the -c commands and grab the -p processes, in command-line order. */
-export async function startProcesses(args: ParsedArgs, procs: ProcessSet): Promise<void> {
+export async function startProcesses(args: ParsedArgs, procs: ProcessSet, options: ReadonlyMap<string, string>): Promise<void> {
+  const evaltime = optionValue(options, 'evaltime');
   try {
     for (const { letter, value } of args.options) {
       if (letter === 'c') {
         // Until it execs, the process is the shell that started it: tell the pid provider what
         // it will run, so that pid$target probes name the command's own functions.
         const proc = await procs.create(value!);
+        if (evaltime === 'postinit' || evaltime === 'main') await procs.runToMain(proc);
         announceExec(proc.pid, proc.program!);
         announceProcess(proc.pid);
       }

@@ -106,7 +106,8 @@ export class Consumer {
   /** Drain every CPU buffer once and print what it held (or what `drained` took earlier). */
   consume(drained: Drained = this.drain()): void {
     this.aggs.newPass();
-    this.process(drained.begin ? this.beginFirst(drained.buffers) : drained.buffers, drained.readAt);
+    const beginExited = drained.begin && drained.buffers.some((b) => b.records.some((r) => this.exitRecord(r) !== undefined));
+    this.process(beginExited ? this.beginFirst(drained.buffers) : drained.buffers, drained.readAt);
     this.aggs.rememberProcesses();
   }
 
@@ -117,9 +118,10 @@ export class Consumer {
   }
 
   /**
-   * As dtrace(1) consumes BEGIN's buffer (dt_consume_begin): the BEGIN probe's records (and its
-   * faults) first, then the rest -- what an ERROR clause printed for a BEGIN fault comes after
-   * every BEGIN clause's output.
+   * When BEGIN called exit(), as dtrace(1) consumes BEGIN's buffer (dt_consume_begin): the BEGIN
+   * probe's records (and its faults) first, then the rest -- what an ERROR clause printed for a
+   * BEGIN fault comes after every BEGIN clause's output. Otherwise each record in its turn: the
+   * ERROR clause's output right after the faulting clause's (reference DTrace for Linux 2.0.1).
    */
   private beginFirst(buffers: CpuBuffer[]): CpuBuffer[] {
     const isBegin = (raw: Buffer): boolean => {
@@ -184,10 +186,14 @@ export class Consumer {
     return p !== undefined && p.provider === 'dtrace' && p.name === 'END';
   }
 
+  /** The exit() action's record description when this record holds one. */
+  private exitRecord(raw: Buffer): RecordDescription | undefined {
+    return this.byEpid.get(raw.readUInt32LE(0))?.records.find((x) => x.action === D.DTRACEACT_EXIT);
+  }
+
   /** ring: exit() must end tracing even though its record is printed only at the end. */
   private noteExit(raw: Buffer): void {
-    const ep = this.byEpid.get(raw.readUInt32LE(0));
-    const r = ep?.records.find((x) => x.action === D.DTRACEACT_EXIT);
+    const r = this.exitRecord(raw);
     if (!r || this.exitStatus !== null) return;
     const v = decode(r, raw.subarray(RECORD_HEADER_SIZE));
     this.exitStatus = v.kind === 'int' ? Number(v.value) : 0;
@@ -353,11 +359,23 @@ export class Consumer {
     }
   }
 
+  /**
+   * The enabled probe a fault is reported on: the last ECB of the faulting probe, as DTrace for
+   * Linux numbers it (its test suite's faults in the first of two clauses of one probe name the
+   * second's EPID; the faulting clause's own EPID when it is the probe's last).
+   */
+  private lastOfProbe(ep: EnabledProbe | undefined): EnabledProbe | undefined {
+    if (!ep) return ep;
+    let last = ep;
+    for (const other of this.byEpid.values()) if (other.probe.id === ep.probe.id && other.epid > last.epid) last = other;
+    return last;
+  }
+
   /** A fault record: the ERROR probe's arguments. */
   private fault(d: Buffer): void {
     const epid = d.readUInt32LE(0), action = d.readUInt32LE(4), offset = d.readUInt32LE(8);
     const code = d.readUInt32LE(12), addr = d.readBigUInt64LE(16);
-    const ep = this.byEpid.get(epid);
+    const ep = this.lastOfProbe(this.byEpid.get(epid));
     this.errors++;
     this.opts.err(
       `dtrace: ${ep ? enabledProbeText(ep) : `error on enabled probe ID ${epid} (ID 0: ?): `}` +

@@ -10,8 +10,8 @@
 // a.out names the main executable. Functions are FUNC symbols of nonzero size (.symtab, else
 // .dynsym). Probes are created when a description names them (provide()); each is a perf event fd
 // of dtrace, so they go away when dtrace exits. A glob name matches entry and return, and, when
-// the description names one function exactly (pid123:a.out:main:), every instruction of it
-// (sys/x86.ts finds where each begins).
+// the description names one function exactly (pid123:libc.so.6:memcpy:) or the function is the
+// executable's (pid123:a.out::), every instruction of it (sys/x86.ts finds where each begins).
 
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readlinkSync, realpathSync } from 'node:fs';
@@ -119,10 +119,24 @@ function objectsOfProgram(program: string): MappedObject[] {
   return out;
 }
 
-/** The objects a module pattern names: a.out is the executable, anything else globs basenames. */
+/**
+ * The objects a module pattern names: a.out is the executable; anything else globs basenames,
+ * which may be given without their version (libc.so for libc.so.6) or without any suffix (libc),
+ * as DTrace matches them.
+ */
 export function objectsMatching(objects: MappedObject[], module: string): MappedObject[] {
   if (module === 'a.out') return objects.filter((o) => o.main);
-  return objects.filter((o) => matchField(module, o.module));
+  return objects.filter((o) => moduleNames(o.module).some((n) => matchField(module, n)));
+}
+
+/** A basename and its shorter forms: libc.so.6, libc.so, libc. */
+function moduleNames(base: string): string[] {
+  const out = [base];
+  const so = base.indexOf('.so.');
+  if (so > 0) out.push(base.slice(0, so + 3));
+  const dot = base.indexOf('.');
+  if (dot > 0) out.push(base.slice(0, dot));
+  return out;
 }
 
 /** Reads the ELF file of a mapped object; null when it is not one we can read. */
@@ -151,9 +165,17 @@ function isRunning(pid: number): boolean {
   }
 }
 
-const ENTRY_ARGS: ProbeArg[] = ARG_REGISTERS.map((reg, index) => ({
-  index, type: null, from: { kind: 'register', reg, size: 8, signed: false },
-}));
+const HLT = 0xf4;
+
+/** Arguments past the registers' six are on the stack, above the return address (arg6 at rsp+8). */
+const STACK_ARGS = 4;
+
+const ENTRY_ARGS: ProbeArg[] = [
+  ...ARG_REGISTERS.map((reg, index): ProbeArg => ({ index, type: null, from: { kind: 'register', reg, size: 8, signed: false } })),
+  ...Array.from({ length: STACK_ARGS }, (_, i): ProbeArg => ({
+    index: ARG_REGISTERS.length + i, type: null, from: { kind: 'memory', reg: 'rsp', disp: 8 * (i + 1), size: 8, signed: false },
+  })),
+];
 
 const RETURN_ARGS: ProbeArg[] = [
   { index: 0, type: null, from: { kind: 'constant', value: 0n } },
@@ -192,7 +214,9 @@ export class PidProvider implements Provider {
       const elf = elfOf(obj);
       if (!elf) continue;
       for (const sym of functionsMatching(elf, funcGlob)) {
-        out.push(...probesFor(pid, obj, elf, sym, name, !isGlob(funcGlob)));
+        // Offset probes for a glob function only in the executable, as DTrace makes them: a
+        // library's every instruction would be hundreds of thousands of probes.
+        out.push(...probesFor(pid, obj, elf, sym, name, obj.main || !isGlob(funcGlob)));
       }
     }
     return out;
@@ -280,10 +304,14 @@ function probesFor(pid: number, obj: MappedObject, elf: ElfFile, sym: FunctionSy
     const off = parseOffset(name);
     if (off !== null && off < sym.size) make(off.toString(16), sym.value + off, false);
   } else if (offsets && isGlob(name)) {
-    // A function named exactly: its instructions too, each a probe named by its offset in hex.
+    // A function named exactly, or the executable's: its instructions too, each a probe named by
+    // its offset in hex.
     const at = elf.fileOffset(sym.value);
     if (at === null) return out;
-    for (const o of instructionOffsets(elf.data.subarray(at, at + Number(sym.size)))) {
+    const code = elf.data.subarray(at, at + Number(sym.size));
+    for (const o of instructionOffsets(code)) {
+      // No probe on hlt (_start's last instruction, never reached), which uprobes refuse.
+      if (code[o] === HLT) continue;
       if (matchField(name, o.toString(16))) make(o.toString(16), sym.value + BigInt(o), false);
     }
   }

@@ -208,6 +208,26 @@ export class ElfFile {
     return cString(this.data, sec.offset, sec.offset + sec.size) || null;
   }
 
+  /**
+   * The addresses of an executable's initializers in the order its C library runs them before
+   * main(): .init (_init), then .init_array's entries (a position-independent executable's are
+   * relocated by their load address, which the linker writes into the section too).
+   */
+  initializers(): bigint[] {
+    const out: bigint[] = [];
+    const init = this.section('.init');
+    if (init && init.type !== SHT_NOBITS) out.push(init.addr);
+    const array = this.section('.init_array');
+    if (array && array.type !== SHT_NOBITS) {
+      for (let off = array.offset; off + 8 <= array.offset + array.size; off += 8) {
+        const at = this.data.readBigUInt64LE(off);
+        // 0 and -1 are placeholders (an unrelocated entry, old crtbegin's sentinel), not code.
+        if (at !== 0n && at !== 0xffffffffffffffffn) out.push(at);
+      }
+    }
+    return out;
+  }
+
   /** Whether the file has a .symtab with function symbols (not stripped). */
   hasSymtab(): boolean {
     return this.table(SHT_SYMTAB).length > 0;

@@ -108,7 +108,7 @@ describe.skipIf(skip)(`destructive actions and faults${skip ? ` (skipped: ${skip
     ].join(' '), String(v.pid)]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toBe(`ERROR 1 1 1 0x10 destr-victim\nnext clause ${v.pid}\n\n`);
-    expect(r.stderr).toMatch(/^dtrace: error on enabled probe ID 1 \(ID \d+: syscall:vmlinux:getppid:entry\): invalid address \(0x10\) in action #1 at DIF offset \d+\n$/);
+    expect(r.stderr).toMatch(/^dtrace: error on enabled probe ID 2 \(ID \d+: syscall:vmlinux:getppid:entry\): invalid address \(0x10\) in action #1 at DIF offset \d+\n$/);
   });
 
   test('a verifier rejection names the clause; -v adds the verifier log', () => {

@@ -64,7 +64,7 @@ describe('bad options', () => {
 
   test('options this dtrace cannot honour are refused, saying why', () => {
     bad(['-x', 'grabanon'], 'failed to set -x grabanon: anonymous tracing is not available on Linux: it needs the Solaris DTrace driver, which keeps enablings from boot on');
-    bad(['-x', 'evaltime=main'], 'failed to set -x evaltime: a command started by -c is stopped at its exec; only evaltime=exec is supported');
+    bad(['-x', 'evaltime=start'], 'failed to set -x evaltime: Invalid value for specified option');
     bad(['-x', 'linktype=DOF'], 'failed to set -x linktype: dtrace -G writes ELF objects only');
     bad(['-x', 'knodefs'], 'failed to set -x knodefs: unresolved kernel symbols are always an error here');
   });
@@ -87,7 +87,7 @@ describe('bad options', () => {
 
   test('accepted values: suffixes, words, and options with nothing to do here', () => {
     for (const args of [['-x', 'bufsize=0x10k'], ['-x', 'aggrate=2hz'], ['-x', 'statusrate=250ms'], ['-x', 'cleanrate=50'],
-      ['-x', 'lockmem=unlimited'], ['-x', 'linktype=ELF'], ['-x', 'late=static'], ['-x', 'evaltime=exec'],
+      ['-x', 'lockmem=unlimited'], ['-x', 'linktype=ELF'], ['-x', 'late=static'], ['-x', 'evaltime=exec'], ['-x', 'evaltime=main'],
       ['-x', 'iregs=8'], ['-x', 'version=1.0'], ['-x', 'bufresize=manual'], ['-x', 'aggpercpu']]) {
       const r = dtrace(['-e', ...args, '-n', 'BEGIN { exit(0); }']);
       expect(r.stderr, args.join(' ')).toBe('');

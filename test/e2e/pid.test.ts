@@ -78,9 +78,12 @@ describe.skipIf(skip)(`pid provider${skip ? ` (skipped: ${skip})` : ''}`, () => 
       [`pid${child.pid}`, 'pid-target', 'target', 'return'],
       ...offsets.map((o) => [`pid${child.pid}`, 'pid-target', 'target', o]),
     ]);
-    // A glob over functions lists entry and return only.
+    // A glob over the executable's functions lists their instructions too, as DTrace does
+    // (DTrace for Linux 2.0.1 agrees); over a library's, entry and return only.
     const g = dtrace(['-l', '-n', `pid${child.pid}:a.out:targ*:`]);
-    expect(g.stdout.trim().split('\n').slice(1).map((l) => l.trim().split(/\s+/).pop())).toEqual(['entry', 'return']);
+    expect(g.stdout.trim().split('\n').slice(1).map((l) => l.trim().split(/\s+/).pop())).toEqual(['entry', 'return', ...offsets]);
+    const lib = dtrace(['-l', '-n', `pid${child.pid}:libc.so.6:atoi*:`]);
+    expect(lib.stdout.trim().split('\n').slice(1).map((l) => l.trim().split(/\s+/).pop())).toEqual(['entry', 'return']);
   });
 
   test('-F indents pid entry and return probes with their function names', async () => {
@@ -266,8 +269,9 @@ describe.skipIf(skip)(`pid provider, a whole library${skip ? ` (skipped: ${skip}
     expect(counts.get('free')).toBeGreaterThanOrEqual(25);
     expect(counts.has('__libc_malloc')).toBe(false);
     expect(counts.has('cfree')).toBe(false);
-    // Over a thousand functions: the line says how many were left out, or there is none.
-    expect(counts.size).toBeGreaterThan(20);
+    // Over a thousand functions: the line says how many were left out, or there is none. (The
+    // C library's start-up calls come before main(), where -c's command waits: not traced.)
+    expect(counts.size).toBeGreaterThan(10);
     const skipped = /^dtrace: (\d+) functions? could not be instrumented: (.*)$/m.exec(r.stderr);
     // pthread_spin_lock starts with a lock-prefixed instruction, which x86 uprobes refuse.
     const libc = readElf('/lib/x86_64-linux-gnu/libc.so.6');

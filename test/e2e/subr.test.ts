@@ -61,7 +61,7 @@ describe.skipIf(skip)(`subroutines on user memory${skip ? ` (skipped: ${skip})` 
 
   test('a bad user address is an ERROR probe firing and tracing goes on', () => {
     const r = dtrace(['-q', '-n', 'BEGIN { trace(copyinstr(1)); } BEGIN { printf("after\\n"); exit(0); }']);
-    expect(r.stderr).toMatch(/^dtrace: error on enabled probe ID 1 \(ID 1: dtrace:::BEGIN\): invalid address \(0x1\) in action #1 at DIF offset \d+\n$/);
+    expect(r.stderr).toMatch(/^dtrace: error on enabled probe ID 2 \(ID 1: dtrace:::BEGIN\): invalid address \(0x1\) in action #1 at DIF offset \d+\n$/);
     expect(r.stdout).toBe('after\n\n');
     expect(r.status).toBe(0);
   });

@@ -65,6 +65,20 @@ describe('ElfFile', () => {
     expect(elf.objectBytes('stdin')).toBeUndefined();
   });
 
+  test('lists an executable\'s initializers in the order they run: .init, then .init_array', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'dtrace-elf-'));
+    const src = path.join(dir, 'c.c');
+    writeFileSync(src, '__attribute__((constructor)) static void first(void) {}\n__attribute__((constructor)) static void second(void) {}\nint main(void) { return 0; }\n');
+    const file = path.join(dir, 'c');
+    const r = spawnSync('gcc', ['-O0', '-o', file, src], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(r.stderr);
+    const elf = readElf(file);
+    const inits = elf.initializers();
+    expect(inits[0]).toBe(elf.section('.init')!.addr);
+    // gcc runs constructors of one file in the order they are written, after crtbegin's frame_dummy.
+    expect(inits.slice(-2)).toEqual([elf.lookupFunction('first')!.value, elf.lookupFunction('second')!.value]);
+  });
+
   test('names the program interpreter', () => {
     expect(readElf(prog).interpreter()).toMatch(/ld-linux-x86-64\.so\.2$/);
   });

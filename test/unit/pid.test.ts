@@ -65,7 +65,11 @@ describe('PidProvider on a running process', () => {
       [`pid${pid}:w:target:entry`, `pid${pid}:w:target:return`, ...offsets.map((o) => `pid${pid}:w:target:${o.toString(16)}`)]);
     expect(probes[0].attach).toEqual({ kind: 'uprobe', path: prog, offset: elf.fileOffset(target.value), retprobe: false, pid });
     expect(probes[1].attach).toEqual({ kind: 'uprobe', path: prog, offset: elf.fileOffset(target.value), retprobe: true, pid });
-    expect(probes[0].args.map((a) => a.from)).toEqual(['rdi', 'rsi', 'rdx', 'rcx', 'r8', 'r9'].map((reg) => ({ kind: 'register', reg, size: 8, signed: false })));
+    // The first six in registers, arg6..arg9 on the stack above the return address.
+    expect(probes[0].args.map((a) => a.from)).toEqual([
+      ...['rdi', 'rsi', 'rdx', 'rcx', 'r8', 'r9'].map((reg) => ({ kind: 'register', reg, size: 8, signed: false })),
+      ...[8, 16, 24, 32].map((disp) => ({ kind: 'memory', reg: 'rsp', disp, size: 8, signed: false })),
+    ]);
     expect(probes[1].args.map((a) => a.from)).toEqual([{ kind: 'constant', value: 0n }, { kind: 'register', reg: 'rax', size: 8, signed: false }]);
     const off = p.provide({ provider: `pid${pid}`, module: 'a.out', function: 'target', name: '0x4' });
     expect(off.map((x) => x.name)).toEqual(['4']);

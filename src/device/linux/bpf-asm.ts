@@ -38,10 +38,12 @@ export const HELPER = {
   get_current_comm: 16,
   perf_event_output: 25,
   get_current_task: 35,
+  send_signal: 109,
   probe_read_user: 112,
   probe_read_kernel: 113,
   probe_read_user_str: 114,
   probe_read_kernel_str: 115,
+  send_signal_thread: 117,
   get_attach_cookie: 174,
 } as const;
 

@@ -14,8 +14,6 @@ import { ALU, HELPER, JMP, type Label, R0, R1, R2, R3, R6, R7, R8 } from './bpf-
 import type { ProbeTranslator } from './translate.js';
 
 const HELPER_PROBE_WRITE_USER = 36;
-const HELPER_SEND_SIGNAL = 109;
-const HELPER_SEND_SIGNAL_THREAD = 117;
 const SIGSTOP = 19;
 const NSIG = 64;
 /** BPF_JMP | BPF_JCOND: may_goto, taken once the program's loop budget is spent. */
@@ -34,7 +32,7 @@ export function emitDestructiveAction(t: ProbeTranslator, kind: number, rec: Rec
   switch (kind) {
     case D.DTRACEACT_STOP:
       a.movImm(R1, SIGSTOP);
-      a.call(HELPER_SEND_SIGNAL);
+      a.call(HELPER.send_signal);
       return;
     case D.DTRACEACT_RAISE: {
       value();
@@ -44,7 +42,7 @@ export function emitDestructiveAction(t: ProbeTranslator, kind: number, rec: Rec
       t.fault(D.DTRACEFLT_ILLOP, -1, undefined, next);
       a.place(ok);
       a.mov(R1, R6);
-      a.call(HELPER_SEND_SIGNAL_THREAD);
+      a.call(HELPER.send_signal_thread);
       a.place(done);
       return;
     }
