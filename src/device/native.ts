@@ -169,11 +169,10 @@ function addon(): Addon {
   if (loaded) return loaded;
   const root = projectRoot();
   // node-gyp-build: build/Release when node-gyp built it, else the package's prebuilt one. The
-  // one node-gyp built is opened directly when node-gyp-build would choose it (nothing in the
-  // environment says otherwise): its search -- its own package, ours, the directories -- was a
-  // few milliseconds of every dtrace's start-up.
+  // one node-gyp built is opened directly, as node-gyp-build would choose it first: its search --
+  // its own package, ours, the directories -- was a few milliseconds of every dtrace's start-up.
   const built = join(root, 'build', 'Release', 'dtrace_native.node');
-  const direct = !process.env.NODE_DTRACE_PREBUILD && !process.env.PREBUILDS_ONLY && existsSync(built);
+  const direct = existsSync(built);
   const require = createRequire(import.meta.url);
   let path = built;
   if (!direct) {

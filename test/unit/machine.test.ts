@@ -551,18 +551,19 @@ describe('variables', () => {
 });
 
 describe('the tuple stack', () => {
-  test('more than eight entries: tuple stack overflow', () => {
+  test('more than DIF_DTR_STACK (nine) entries: tuple stack overflow', () => {
+    expect(D.DIF_DTR_STACK).toBe(9);
     const f = fault(() => new DifMachine().run(build((d) => {
-      for (let i = 0; i < 9; i++) d.emit(encodePushts(D.DIF_OP_PUSHTV, D.DIF_TYPE_CTF, 0, 0));
+      for (let i = 0; i < 10; i++) d.emit(encodePushts(D.DIF_OP_PUSHTV, D.DIF_TYPE_CTF, 0, 0));
       d.emit(encodeRet(0));
     })));
     expect(f.fault).toBe(D.DTRACEFLT_TUPOFLOW);
     expect(f.message).toBe('tuple stack overflow');
-    expect(f.offset).toBe(32);
+    expect(f.offset).toBe(36);
     // pushtr counts too
     expect(fault(() => new DifMachine().run(build((d) => {
       d.sets('s', 1);
-      for (let i = 0; i < 9; i++) d.emit(encodePushts(D.DIF_OP_PUSHTR, D.DIF_TYPE_STRING, 0, 1));
+      for (let i = 0; i < 10; i++) d.emit(encodePushts(D.DIF_OP_PUSHTR, D.DIF_TYPE_STRING, 0, 1));
       d.emit(encodeRet(0));
     }))).fault).toBe(D.DTRACEFLT_TUPOFLOW);
   });
