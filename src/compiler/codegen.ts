@@ -931,7 +931,7 @@ const PARSE_TIME = new Set(['D_DIV_ZERO', 'D_UNKNOWN']);
  * printf/printa formats and arguments, of aggregating functions' arguments, of the sizes given
  * to stack(), ustack(), tracemem() and alloca(), and of what trace() and functions may be.
  */
-const CODE_GENERATION = /^D_(PRINTF_|PRINTA_|LQUANT_|LLQUANT_|USTACK_|TRACEMEM_SIZE$|TRUNC_AGGARG$|TRACE_VOID$|TRACE_DYN$|STACK_SIZE$|ALLOCA_SIZE$|AGG_SCALAR$|CLEAR_AGGARG$|NORMALIZE_AGGARG$|FUNC_UNDEF$|FUNC_IDKIND$|CG_EXPR$|SYNTAX$|FREOPEN_INVALID$)/;
+const CODE_GENERATION = /^D_(PRINTF_|PRINTA_|LQUANT_|LLQUANT_|USTACK_|TRACEMEM_SIZE$|TRUNC_AGGARG$|TRACE_VOID$|TRACE_DYN$|STACK_SIZE$|ALLOCA_SIZE$|AGG_SCALAR$|CLEAR_AGGARG$|NORMALIZE_AGGARG$|FUNC_UNDEF$|FUNC_IDKIND$|CG_EXPR$|SYNTAX$|FREOPEN_INVALID$|PRINT_SIZE$)/;
 function inRegion<T>(region: string, f: () => T): T {
   try {
     return f();
