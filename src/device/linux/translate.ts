@@ -28,7 +28,7 @@ import { type SlotPlan, slotPlan } from './tstrings.js';
 import { disassemble } from './bpf-disasm.js';
 import { optimize } from './peephole.js';
 import { allocateRegisters, fusedComparisons } from './regalloc.js';
-import { type VariableEnv, isVariableOp, loadStringSlot, storeStringSlot, translateVariable, writableLocals } from './variables.js';
+import { type VariableEnv, isVariableOp, loadStringSlot, storeStringSlot, translateVariable, writableDynamic, writableLocals } from './variables.js';
 import { isAggIncrement, translateAggregation } from './aggregate.js';
 import { type SpeculationEnv, emitMarkers, emitSpeculativeAction, emitSuppressionCheck } from './speculation.js';
 import { STACK_DEPTH_FRAMES, emitStackBuiltin, emitStackRecord, isStackAction } from './stack.js';
@@ -195,7 +195,10 @@ export const DIF_SLOT = (r: number) => -8 * r; // r1..r7 -> fp-8..fp-56
 export const CC_A = -64, CC_B = -72, TMP = -80, ZERO_KEY = -88;
 /** Where a DIF load's bytes land (its own slot: ZERO_KEY must keep its zero). */
 export const LOAD_TMP = -96;
-const STACK_ZERO_FROM = LOAD_TMP;
+/** The dynamic variable entry a struct-valued load last found (variables.ts): the map value
+ *  pointer and its address as a number, both 0 until one is found (-104 is error-probe.ts's). */
+export const DYNVAR_PTR = -112, DYNVAR_ADDR = -120;
+const STACK_ZERO_FROM = DYNVAR_ADDR;
 /** BPF_JMP | BPF_JCOND: may_goto, taken once the program's loop budget is spent. */
 
 // DIF branch -> BPF jump on (cc_a, cc_b)
@@ -737,6 +740,17 @@ export class ProbeTranslator {
       a.mov(R4, R2), a.alu(ALU.SUB, R4, R1);
       a.jmpImm(JMP.JLE, R4, wl.end - wl.start - size, at);
       regions.push({ at, base: inMem(wl.start) });
+    }
+    const dyn = writableDynamic(this.env.vars);
+    if (dyn >= size) {
+      // The entry a load last found, as dtrace_canstore allows the dynamic variable space.
+      const at = a.label('store.dynvar'), skip = a.label('store.nodynvar');
+      a.ldx(8, R1, FP, DYNVAR_ADDR);
+      a.jmpImm(JMP.JEQ, R1, 0, skip);
+      a.mov(R4, R2), a.alu(ALU.SUB, R4, R1);
+      a.jmpImm(JMP.JLE, R4, dyn - size, at);
+      a.place(skip);
+      regions.push({ at, base: () => { a.ldx(8, R1, FP, DYNVAR_PTR), a.alu(ALU.ADD, R1, R4); } });
     }
     // With no region to take it (the size too large for any), the fault is always taken: behind
     // a branch never taken (r8 is never NULL) so the code after it stays reachable for the verifier.

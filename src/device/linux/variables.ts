@@ -25,7 +25,7 @@ import * as D from '../../dif/constants.js';
 import type { Program } from '../../dof/program.js';
 import type { Difo } from '../../dif/difo.js';
 import { ALU, FP, HELPER, JMP, R0, R1, R2, R3, R4, R8, type BpfAsm } from './bpf-asm.js';
-import { type ProbeTranslator, TranslateError, ZERO_KEY } from './translate.js';
+import { DYNVAR_ADDR, DYNVAR_PTR, type ProbeTranslator, TranslateError, ZERO_KEY } from './translate.js';
 import { emitTid } from './context-task.js';
 
 /** What DTrace for Linux counts for a dynamic variable element beside its keys and value. */
@@ -65,6 +65,13 @@ export interface VariablePlan {
 export function writableLocals(env: VariableEnv | undefined): { start: number; end: number } | null {
   if (!env || ![...env.plan.locals.values()].some((l) => l.size > 0)) return null;
   return { start: env.base + env.plan.locals0, end: env.base + env.plan.regionSize };
+}
+
+/** The dynamic variable entry holding the struct, union or array a load last read, if any: its
+ *  value's bytes (0: none) -- DTrace lets D code write there through its address (self->s.x = 1). */
+export function writableDynamic(env: VariableEnv | undefined): number {
+  if (!env || env.mapFd < 0 || ![...env.plan.dynamic.values()].some((v) => v.size > 0 && !v.string)) return 0;
+  return env.plan.valueSize;
 }
 
 /** What the translator needs at run time: the plan, the maps, and where the region is in mem. */
@@ -311,9 +318,13 @@ function loadDynamic(t: ProbeTranslator, env: VariableEnv, scope: number, kind: 
   a.call(HELPER.map_lookup_elem);
   a.jmpImm(JMP.JEQ, R0, 0, missing);
   if (value.string || value.size > 0) {
+    // A struct's entry stays writable through its address until the next such load: the pointer
+    // on the stack for the store, its address beside it to find it by.
+    if (!value.string) a.stx(8, FP, DYNVAR_PTR, R0);
     // Stored and loaded back, the entry's address is a plain number to the verifier.
     a.stx(8, R8, env.base + plan.addr, R0);
     a.ldx(8, R0, R8, env.base + plan.addr);
+    if (!value.string) a.stx(8, FP, DYNVAR_ADDR, R0);
   } else {
     a.ldx(8, R0, R0, 0);
   }
