@@ -385,10 +385,16 @@ export class DifoGen {
    * Push values on the tuple stack (the arguments of a subroutine call or the keys of an
    * associative array), strings by reference; the consumer instruction follows, then flushTuple().
    */
-  pushTuple(vals: Val[]): void {
+  pushTuple(vals: Val[], at?: A.Expression): void {
     for (const v of vals) {
       if (v.type.kind === 'string') this.b.emit(encodePushts(D.DIF_OP_PUSHTR, D.DIF_TYPE_STRING, 0, v.reg));
-      else this.b.emit(encodePushts(D.DIF_OP_PUSHTV, D.DIF_TYPE_CTF, 0, v.reg));
+      else if (v.type.kind === 'struct' && at !== undefined) {
+        // A struct or union key is its bytes, not its address: by reference, its size a constant.
+        const size = this.alloc(at);
+        this.b.setx(BigInt(v.type.def.size), size);
+        this.b.emit(encodePushts(D.DIF_OP_PUSHTR, D.DIF_TYPE_CTF, size, v.reg));
+        this.release(size);
+      } else this.b.emit(encodePushts(D.DIF_OP_PUSHTV, D.DIF_TYPE_CTF, 0, v.reg));
     }
   }
 

@@ -240,7 +240,8 @@ export class ProbeTranslator {
    * keys just before the instruction that consumes them, so the depth at each instruction is
    * known when translating. Entry i's value lives at mem.tuple + 8 * i.
    */
-  readonly tuple: { byRef: boolean; type: number }[] = [];
+  /** The tuple stack: strings and (as keys) structs by reference, a struct with its size. */
+  readonly tuple: { byRef: boolean; type: number; size?: number }[] = [];
   /** DIF registers kept in BPF registers in the DIF object being translated (regalloc.ts). */
   private regs = new Map<number, number>();
   private spilled = false;
@@ -639,7 +640,9 @@ export class ProbeTranslator {
         else {
           get(R1, rd);
           a.stx(8, R8, mem.tuple + 8 * this.tuple.length, R1);
-          this.tuple.push({ byRef: op === D.DIF_OP_PUSHTR, type: r1 });
+          const byRef = op === D.DIF_OP_PUSHTR;
+          const size = byRef && r1 !== D.DIF_TYPE_STRING ? constantAt(d.difo, pc, r2, d.labels) : undefined;
+          this.tuple.push({ byRef, type: r1, size: size === undefined ? undefined : Number(size) });
         }
         return;
       }
@@ -1182,7 +1185,7 @@ function branchTargets(difo: Difo, a: BpfAsm): Map<number, Label> {
  * walking back within the straight-line code before pc (no jump target, branch or other write
  * of r in between); undefined when that is not so.
  */
-function constantAt(difo: Difo, pc: number, r: number, targets: Map<number, unknown>): bigint | undefined {
+export function constantAt(difo: Difo, pc: number, r: number, targets: Map<number, unknown>): bigint | undefined {
   for (let i = pc - 1; i >= 0 && !targets.has(i + 1); i--) {
     const ins = difo.insns[i]!, op = (ins >>> 24) & 0xff;
     if (BRANCH[op] !== undefined || op === D.DIF_OP_BA) return undefined;
