@@ -241,7 +241,7 @@ export class ProbeTranslator {
    * known when translating. Entry i's value lives at mem.tuple + 8 * i.
    */
   /** The tuple stack: strings and (as keys) structs by reference, a struct with its size. */
-  readonly tuple: { byRef: boolean; type: number; size?: number }[] = [];
+  readonly tuple: { byRef: boolean; type: number; size?: number; constant?: bigint }[] = [];
   /** DIF registers kept in BPF registers in the DIF object being translated (regalloc.ts). */
   private regs = new Map<number, number>();
   private spilled = false;
@@ -642,7 +642,7 @@ export class ProbeTranslator {
           a.stx(8, R8, mem.tuple + 8 * this.tuple.length, R1);
           const byRef = op === D.DIF_OP_PUSHTR;
           const size = byRef && r1 !== D.DIF_TYPE_STRING ? constantAt(d.difo, pc, r2, d.labels) : undefined;
-          this.tuple.push({ byRef, type: r1, size: size === undefined ? undefined : Number(size) });
+          this.tuple.push({ byRef, type: r1, size: size === undefined ? undefined : Number(size), constant: constantAt(d.difo, pc, rd, d.labels) });
         }
         return;
       }
@@ -721,11 +721,14 @@ export class ProbeTranslator {
     const a = this.a, mem = this.env.mem;
     const regions: { at: Label; base: () => void }[] = [];
     const inMem = (off: number) => () => { a.mov(R1, R8), a.alu(ALU.ADD, R1, R4), a.aluImm(ALU.ADD, R1, off); };
-    if (size <= mem.scratchMax) {
+    // Only the scratch this clause's alloca()s have taken so far: a store past them faults, as
+    // DTrace for Linux bounds it (Solaris let it write anywhere in scratch).
+    const taken = this.scratchNext;
+    if (size <= taken) {
       const at = a.label('store.scratch');
       a.ldx(8, R1, R8, mem.self), a.aluImm(ALU.ADD, R1, mem.scratch);
       a.mov(R4, R2), a.alu(ALU.SUB, R4, R1);
-      a.jmpImm(JMP.JLE, R4, mem.scratchMax - size, at);
+      a.jmpImm(JMP.JLE, R4, taken - size, at);
       regions.push({ at, base: inMem(mem.scratch) });
     }
     const wg = this.env.writableGlobals;
