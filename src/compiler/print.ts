@@ -20,7 +20,10 @@ export function describeType(t: DType, strsize: number): TypeDescriptor {
   const index = new Map<StructDef, number>();
   const node = (t: DType): TypeNode => {
     switch (t.kind) {
-      case 'int': return t.size === 1 && (t.signed || t.name === 'char') ? { k: 'int', n: t.name, z: 1, s: t.signed, c: true } : { k: 'int', n: t.name, z: t.size, s: t.signed };
+      case 'int': {
+        const n = t.spelling ?? t.name;
+        return t.size === 1 && (t.signed || t.name === 'char') ? { k: 'int', n, z: 1, s: t.signed, c: true } : { k: 'int', n, z: t.size, s: t.signed };
+      }
       case 'float': return { k: 'float', n: t.name, z: t.size };
       case 'pointer': return { k: 'ptr', n: t.name };
       case 'string': return { k: 'string', z: strsize };

@@ -88,7 +88,7 @@ describe.skipIf(skip)(`consumer${skip ? ` (skipped: ${skip})` : ''}`, () => {
     const r = dtrace(['-qn', `BEGIN { print(${load}); exit(0); }`]);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(
-      /^0x[0-9a-f]+ = \*\n {44}\(struct load_weight\) \{\n {45}\.weight = \(unsigned long\)[1-9]\d*,\n {45}\.inv_weight = \(u32\)[1-9]\d*,\n {44}\}\n\n$/,
+      /^0x[0-9a-f]+ = \*\n {44}\(struct load_weight\) \{\n {45}\.weight = \(long unsigned int\)[1-9]\d*,\n {45}\.inv_weight = \(u32\)[1-9]\d*,\n {44}\}\n\n$/,
     );
   });
 
