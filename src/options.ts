@@ -121,6 +121,8 @@ const OPTIONS: Record<string, OptionSpec> = {
   aggzoom: { kind: 'runtime' },
   flowindent: { kind: 'runtime' },
   noresolve: { kind: 'runtime' },
+  // print(): how many bytes of the value to show (unset: all of it)
+  printsize: { kind: 'size' },
   oformat: { kind: 'oformat' },
   quiet: { kind: 'runtime' },
   rawbytes: { kind: 'runtime' },
@@ -347,8 +349,8 @@ export const TRACING_ACTIVE = 'Operation illegal when tracing is active';
 
 /** DTrace's dynamic run-time options: the ones setopt() may change while tracing runs. */
 const DYNAMIC = new Set([
-  'aggrate', 'aggsortkey', 'aggsortkeypos', 'aggsortpos', 'aggsortrev', 'aggzoom', 'flowindent', 'quiet',
-  'rawbytes', 'stackindent', 'switchrate',
+  'aggrate', 'aggsortkey', 'aggsortkeypos', 'aggsortpos', 'aggsortrev', 'aggzoom', 'flowindent', 'printsize',
+  'quiet', 'rawbytes', 'stackindent', 'switchrate',
 ]);
 
 /** libdtrace's compile-time options (aggpercpu is one there): accepted while tracing, to no effect. */

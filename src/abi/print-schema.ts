@@ -29,3 +29,6 @@ export interface TypeDescriptor {
 }
 
 export const PRINT_FORMAT_PREFIX = 'print`';
+
+/** The format of print()'s first record, the address it was given (the second is the pointee). */
+export const PRINT_ADDRESS_FORMAT = 'print`*';

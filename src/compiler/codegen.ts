@@ -385,10 +385,16 @@ export class DifoGen {
    * Push values on the tuple stack (the arguments of a subroutine call or the keys of an
    * associative array), strings by reference; the consumer instruction follows, then flushTuple().
    */
-  pushTuple(vals: Val[]): void {
+  pushTuple(vals: Val[], at?: A.Expression): void {
     for (const v of vals) {
       if (v.type.kind === 'string') this.b.emit(encodePushts(D.DIF_OP_PUSHTR, D.DIF_TYPE_STRING, 0, v.reg));
-      else this.b.emit(encodePushts(D.DIF_OP_PUSHTV, D.DIF_TYPE_CTF, 0, v.reg));
+      else if (v.type.kind === 'struct' && at !== undefined) {
+        // A struct or union key is its bytes, not its address: by reference, its size a constant.
+        const size = this.alloc(at);
+        this.b.setx(BigInt(v.type.def.size), size);
+        this.b.emit(encodePushts(D.DIF_OP_PUSHTR, D.DIF_TYPE_CTF, size, v.reg));
+        this.release(size);
+      } else this.b.emit(encodePushts(D.DIF_OP_PUSHTV, D.DIF_TYPE_CTF, 0, v.reg));
     }
   }
 
@@ -931,7 +937,7 @@ const PARSE_TIME = new Set(['D_DIV_ZERO', 'D_UNKNOWN']);
  * printf/printa formats and arguments, of aggregating functions' arguments, of the sizes given
  * to stack(), ustack(), tracemem() and alloca(), and of what trace() and functions may be.
  */
-const CODE_GENERATION = /^D_(PRINTF_|PRINTA_|LQUANT_|LLQUANT_|USTACK_|TRACEMEM_SIZE$|TRUNC_AGGARG$|TRACE_VOID$|TRACE_DYN$|STACK_SIZE$|ALLOCA_SIZE$|AGG_SCALAR$|CLEAR_AGGARG$|NORMALIZE_AGGARG$|FUNC_UNDEF$|FUNC_IDKIND$|CG_EXPR$|SYNTAX$|FREOPEN_INVALID$)/;
+const CODE_GENERATION = /^D_(PRINTF_|PRINTA_|LQUANT_|LLQUANT_|USTACK_|TRACEMEM_SIZE$|TRUNC_AGGARG$|TRACE_VOID$|TRACE_DYN$|STACK_SIZE$|ALLOCA_SIZE$|AGG_SCALAR$|CLEAR_AGGARG$|NORMALIZE_AGGARG$|FUNC_UNDEF$|FUNC_IDKIND$|CG_EXPR$|SYNTAX$|FREOPEN_INVALID$|PRINT_SIZE$)/;
 function inRegion<T>(region: string, f: () => T): T {
   try {
     return f();

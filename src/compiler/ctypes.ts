@@ -584,8 +584,10 @@ export class TypeScope {
       case 'void':
         return VOID;
       case 'int': {
-        if (t.size === 1 || t.size === 2 || t.size === 4 || t.size === 8)
-          return intType(t.size, t.signed || (t.char && t.name === 'char'), cIntName(t.name));
+        if (t.size === 1 || t.size === 2 || t.size === 4 || t.size === 8) {
+          const it = intType(t.size, t.signed || (t.char && t.name === 'char'), cIntName(t.name));
+          return it.kind === 'int' && it.name !== t.name ? { ...it, spelling: t.name } : it;
+        }
         return { kind: 'array', of: intType(1, false, 'unsigned char'), count: t.size, name: t.name };
       }
       case 'float':
@@ -766,7 +768,8 @@ function findMember(def: StructDef, name: string, base: number, depth: number): 
 /** Give a type the typedef name it was reached through (for messages and printf's checks). */
 function named(t: DType, name: string): DType {
   switch (t.kind) {
-    case 'int': case 'pointer': case 'float': return { ...t, name };
+    case 'int': return { kind: 'int', size: t.size, signed: t.signed, name };
+    case 'pointer': case 'float': return { ...t, name };
     case 'array': case 'struct': case 'enum': return { ...t, name };
     default: return t;
   }

@@ -7,7 +7,8 @@ import * as D from '../dif/constants.js';
 import type { DifType } from '../dif/difo.js';
 
 export type DType =
-  | { kind: 'int'; size: 1 | 2 | 4 | 8; signed: boolean; name: string }
+  /** `spelling`: a kernel integer's name as BTF spells it (`long unsigned int`), which print() shows. */
+  | { kind: 'int'; size: 1 | 2 | 4 | 8; signed: boolean; name: string; spelling?: string }
   | { kind: 'string' }
   /** `to` is the pointee; when absent, ctypes resolves it from `name` (e.g. built-in curthread). */
   | { kind: 'pointer'; name: string; to?: DType; userland?: boolean }

@@ -302,13 +302,13 @@ export class Variables {
   private pushKeys(g: DifoGen, e: A.Index, v: Variable): void {
     if (e.keys.every((k) => registerNeed(k) !== null)) {
       this.keys(g, e, v, (val) => {
-        g.pushTuple([val]);
+        g.pushTuple([val], e);
         g.release(val.reg);
       });
       return;
     }
     const keys = this.keys(g, e, v);
-    g.pushTuple(keys);
+    g.pushTuple(keys, e);
     for (const k of keys) g.release(k.reg);
   }
 

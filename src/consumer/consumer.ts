@@ -15,7 +15,7 @@ import { decode } from './decode.js';
 import { Speculations } from './speculation.js';
 import { dropInstance, formatTraceValue, formatTracemem, probeHeader, recordPrefix } from './records.js';
 import { FlowIndent, flowHeading } from './flowindent.js';
-import { formatPrint } from './print.js';
+import { formatPrint, printSize } from './print.js';
 import { BufferPolicy, type BufferPolicyName } from './bufpolicy.js';
 import { configureStacks, formatSymbolicRecord, printfSymbols } from './stacks.js';
 import { JsonOutput, parseOformat } from './oformat.js';
@@ -291,7 +291,7 @@ export class Consumer {
     trace: (r, v) => {
       this.line += this.piece(formatTraceValue(v, { quiet: this.quiet, strsize: this.opts.strsize, rawbytes: this.rawbytes || r.dump }), this.ep, r);
     },
-    print: (r, bytes) => { this.line += this.piece(formatPrint(r.format!, bytes), this.ep, r); },
+    print: (r, bytes) => { this.line += this.piece(formatPrint(r.format!, bytes, printSize(this.options)), this.ep, r); },
     printa: (r, ids) => {
       const text = this.aggs.printa(ids, r.format);
       if (!this.opts.buffered) this.line += text;

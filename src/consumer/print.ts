@@ -1,197 +1,194 @@
-// print(): a traced value laid out by its type, as libdtrace's dt_print.c lays it out.
-//
-// Facts followed: every value is "type value", members one per line indented four spaces a
-// level as "type name = value"; integers in hex ("%#x"), chars quoted ('a', '\0', '\ooo'),
-// floats "%+.7e", pointers in hex, bit-fields with " :bits" after the name, arrays
-// "[ a, b ]" (a char array holding a string as [ "text" ], bare "text" at the top),
-// structs and unions "{" ... "}", enums by the name of value 0 (dt_print_enum reads no value).
-// The type comes from the action's format (compiler/print.ts), not from the AST.
+// print(): what a pointer points to, laid out as DTrace for Linux lays it out (libbpf's
+// btf_dump of typed data): a line "ADDR = *", then the value indented 44 columns, one more a
+// level: "(type)value," for a scalar, "(type) {" ... "}" for a struct or union with one
+// ".member = (type)value," a line, "(type) [" ... "]," for an array with one element a line.
+// Members and elements whose bytes are all zero are left out, and a char array's chars from its
+// first NUL on ("[" and "]," alone when that is the first but others are not zero). printsize (rounded up to 8 bytes) bounds the bytes shown: the first item that
+// does not fit is shown as "..." and the open structs are closed (the closing line of a struct
+// that ended just before comes after the "...", as there). The type comes from the action's
+// format (compiler/print.ts), not from the AST.
 
 import type { StructNode, TypeDescriptor, TypeNode } from '../abi/print-schema.js';
-import { PRINT_FORMAT_PREFIX } from '../abi/print-schema.js';
-import { cFloat } from './printf.js';
+import { PRINT_ADDRESS_FORMAT, PRINT_FORMAT_PREFIX } from '../abi/print-schema.js';
 
 export function isPrintFormat(format: string | undefined): format is string {
   return format !== undefined && format.startsWith(PRINT_FORMAT_PREFIX);
 }
 
-interface PrintArg {
-  base: number; // byte offset in data of what is being printed
-  depth: number;
-  nest: number;
+/** The column the value starts at, under its address line. */
+const BASE_INDENT = 44;
+
+const CHAR: TypeNode = { k: 'int', n: 'char', z: 1, s: true, c: true };
+
+/** The text print() shows for one of its records; printsize bounds the bytes shown. */
+export function formatPrint(format: string, data: Buffer, printsize?: number): string {
+  if (format === PRINT_ADDRESS_FORMAT) return `0x${unsigned(data, 0, Math.min(8, data.length)).toString(16)} = *\n`;
+  const desc = JSON.parse(format.slice(PRINT_FORMAT_PREFIX.length)) as TypeDescriptor;
+  const limit = printsize === undefined ? data.length : Math.min(data.length, Math.ceil(printsize / 8) * 8);
+  const p = new Printer(desc, data, limit);
+  try {
+    p.value(desc.t, 0, 0, 0, '', true);
+  } catch (e) {
+    if (!(e instanceof Truncated)) throw e;
+    p.truncated(e.depth);
+  }
+  return p.out;
 }
 
-/** The text print() shows for one record's bytes. */
-export function formatPrint(format: string, data: Buffer): string {
-  const desc = JSON.parse(format.slice(PRINT_FORMAT_PREFIX.length)) as TypeDescriptor;
-  const p = new Printer(desc, data);
-  const pa: PrintArg = { base: 0, depth: 0, nest: 0 };
-  p.visit(pa, '', desc.t, 0, 0, 0);
-  p.trailingBraces(pa, 0);
-  return p.out;
+/** The first item that does not fit in printsize, at its depth. */
+class Truncated {
+  constructor(readonly depth: number) {}
 }
 
 class Printer {
   out = '';
-  constructor(private desc: TypeDescriptor, private data: Buffer) {}
+  /** How many structs are open. */
+  private open = 0;
+  /** Closing lines of structs already complete, written before the next line. */
+  private pending = '';
 
-  /** Visit a value and, for a struct or union, each member a level deeper. */
-  visit(pa: PrintArg, name: string, t: TypeNode, off: number, bits: number, depth: number): void {
-    this.member(pa, name, t, off, bits, depth);
-    if (t.k !== 'struct') return;
-    for (const [mn, mo, mb, mt] of this.struct(t).m) this.visit(pa, mn, mt, off + mo, mb, depth + 1);
+  constructor(private desc: TypeDescriptor, private data: Buffer, private limit: number) {}
+
+  private line(depth: number, text: string): void {
+    this.out += this.pending + ' '.repeat(BASE_INDENT + depth) + text + '\n';
+    this.pending = '';
+  }
+
+  truncated(depth: number): void {
+    this.out += ' '.repeat(BASE_INDENT + depth) + '...\n' + this.pending;
+    this.pending = '';
+    for (let d = this.open - 1; d >= 0; d--) this.out += ' '.repeat(BASE_INDENT + d) + (d === 0 ? '}' : '},') + '\n';
   }
 
   private struct(t: { i: number }): StructNode {
     return this.desc.s[t.i];
   }
 
-  trailingBraces(pa: PrintArg, depth: number): void {
-    for (let d = pa.depth; d > depth; d--) this.out += ' '.repeat((d + pa.nest - 1) * 4) + '}' + (d === depth + 1 ? '' : '\n');
-  }
-
-  private indent(pa: PrintArg): void {
-    this.out += ' '.repeat((pa.depth + pa.nest) * 4);
-  }
-
-  private member(pa: PrintArg, name: string, t: TypeNode, off: number, bits: number, depth: number): void {
-    this.trailingBraces(pa, depth);
-    if (depth < pa.depth) this.out += '\n';
-    pa.depth = depth;
-    const type = typeNameOf(t);
-    const arrayMember = pa.nest !== 0 && depth === 0;
-    const brief = arrayMember && t.k !== 'struct';
-    if (!brief) {
-      if (arrayMember) this.out += '\n';
-      this.indent(pa);
-      this.out += type;
-      if (name !== '') {
-        if (!type.endsWith('*') && !type.endsWith(' ')) this.out += ' ';
-        this.out += name;
-        if (t.k === 'int' && bits > 0 && (bits % 8 !== 0 || off % 8 !== 0 || bits !== t.z * 8)) this.out += ` :${bits}`;
-        this.out += ' =';
-      }
-      this.out += ' ';
-    }
-    this.value(pa, t, off, bits);
-    if (!brief) this.out += '\n';
-  }
-
-  private value(pa: PrintArg, t: TypeNode, off: number, bits: number): void {
-    const at = pa.base + Math.floor(off / 8);
+  /** Print one value (a member when named, an array element when not) unless it is all zero. */
+  value(t: TypeNode, bitOff: number, bits: number, depth: number, name: string, top = false): void {
+    if (!top && this.isZero(t, bitOff, bits, depth)) return;
+    const prefix = (name !== '' ? `.${name} = ` : '') + `(${typeNameOf(t)})`;
+    const at = Math.floor(bitOff / 8);
     switch (t.k) {
-      case 'int': {
-        const width = bits > 0 ? bits : t.z * 8;
-        const size = width / 8;
-        if (width % 8 !== 0 || size > 8 || (size & (size - 1)) !== 0 || (bits > 0 && off % 8 !== 0)) {
-          this.out += hex(this.bitfield(at, off % 8, width));
-          return;
-        }
-        if (t.c) {
-          this.out += quotedChar(this.data.readInt8(at));
-          return;
-        }
-        this.out += hex(this.unsigned(at, size));
+      case 'struct': {
+        this.line(depth, prefix + ' {');
+        this.open = depth + 1;
+        for (const [mn, mo, mb, mt] of this.struct(t).m) this.value(mt, bitOff + mo, mb, depth + 1, mn);
+        this.open = depth;
+        if (top) this.line(depth, '}');
+        else this.pending += ' '.repeat(BASE_INDENT + depth) + '},\n';
         return;
       }
-      case 'float': {
-        const x = t.z === 4 ? this.data.readFloatLE(at) : this.data.readDoubleLE(at);
-        this.out += cFloat({ alt: false, zeroPad: false, left: false, plus: true, space: false, width: 0, prec: 7 }, 'e', x);
-        return;
-      }
-      case 'ptr':
-      case 'func':
-        this.out += hex(this.unsigned(at, 8));
-        return;
-      case 'string':
-        this.array(pa, { k: 'int', n: 'char', z: 1, s: true, c: true }, t.z, 1, at);
-        return;
       case 'array':
-        this.array(pa, t.e, t.c, t.z, at);
+      case 'string': {
+        const e = t.k === 'array' ? t.e : CHAR;
+        const count = t.k === 'array' ? t.c : t.z;
+        const size = t.k === 'array' ? t.z : 1;
+        this.line(depth, prefix + ' [');
+        for (let i = 0; i < count; i++) {
+          if (isChar(e) && this.data[at + i] === 0) break;
+          this.value(e, (at + i * size) * 8, 0, depth + 1, '');
+        }
+        this.line(depth, top ? ']' : '],');
         return;
+      }
+      default:
+        this.fits(t, at, bits, depth);
+        this.line(depth, prefix + this.scalar(t, at, bitOff % 8, bits) + ',');
+    }
+  }
+
+  /** A scalar's bytes must lie within printsize. */
+  private fits(t: TypeNode, at: number, bits: number, depth: number): void {
+    const size = bits > 0 ? Math.ceil(bits / 8) : scalarSize(t);
+    if (at + size > this.limit) throw new Truncated(depth);
+  }
+
+  /** Are all of a value's bytes zero (reading its scalars in order, each within printsize)? */
+  private isZero(t: TypeNode, bitOff: number, bits: number, depth: number): boolean {
+    const at = Math.floor(bitOff / 8);
+    switch (t.k) {
       case 'struct':
-        this.out += '{';
-        return;
-      case 'enum': {
-        const zero = t.v.find(([, v]) => v === '0');
-        this.out += zero ? zero[0] : '0';
-        return;
+        return this.struct(t).m.every(([, mo, mb, mt]) => this.isZero(mt, bitOff + mo, mb, depth));
+      case 'array':
+      case 'string': {
+        const e = t.k === 'array' ? t.e : CHAR;
+        const count = t.k === 'array' ? t.c : t.z;
+        const size = t.k === 'array' ? t.z : 1;
+        for (let i = 0; i < count; i++) if (!this.isZero(e, (at + i * size) * 8, 0, depth)) return false;
+        return true;
       }
       case 'void':
-        return;
+        return true;
+      default:
+        this.fits(t, at, bits, depth);
+        return bits > 0 ? this.bitfield(at, bitOff % 8, bits) === 0n : unsigned(this.data, at, scalarSize(t)) === 0n;
     }
   }
 
-  private array(pa: PrintArg, e: TypeNode, count: number, eltSize: number, at: number): void {
-    const isChar = e.k === 'int' && e.c === true;
-    let isString = false;
-    if (isChar) {
-      let i = 0;
-      let c = 0;
-      for (; i < count; i++) {
-        c = this.data[at + i];
-        if (!isPrint(c) || c === 0) break;
+  private scalar(t: TypeNode, at: number, shift: number, bits: number): string {
+    switch (t.k) {
+      case 'int': {
+        if (bits > 0 && (bits !== t.z * 8 || shift !== 0)) {
+          const v = this.bitfield(at, shift, bits);
+          return (t.s && (v >> BigInt(bits - 1)) !== 0n ? v - (1n << BigInt(bits)) : v).toString();
+        }
+        if (t.c) return `'${String.fromCharCode(this.data[at])}'`;
+        const u = unsigned(this.data, at, t.z);
+        return (t.s ? BigInt.asIntN(t.z * 8, u) : u).toString();
       }
-      isString = i !== count && c === 0;
-    }
-    if (!isString || pa.depth !== 0) this.out += '[ ';
-    if (isString) {
-      const end = this.data.indexOf(0, at);
-      this.out += '"' + this.data.toString('latin1', at, end) + '"';
-    } else {
-      for (let i = 0; i < count; i++) {
-        const sub: PrintArg = { base: at + eltSize * i, depth: 0, nest: pa.nest + pa.depth + 1 };
-        this.visit(sub, '', e, 0, 0, 0);
-        this.trailingBraces(sub, 0);
-        if (i !== count - 1) this.out += ', ';
-        else if (e.k === 'struct') this.out += '\n';
+      case 'float':
+        return String(t.z === 4 ? this.data.readFloatLE(at) : this.data.readDoubleLE(at));
+      case 'enum': {
+        const v = BigInt.asIntN(32, unsigned(this.data, at, 4)).toString();
+        const name = t.v.find(([, x]) => x === v);
+        return name ? name[0] : v;
       }
-    }
-    if (!isString || pa.depth !== 0) {
-      if (e.k === 'struct') this.indent(pa);
-      else this.out += ' ';
-      this.out += ']';
-    }
-  }
-
-  private unsigned(at: number, size: number): bigint {
-    if (at + size > this.data.length) return 0n;
-    switch (size) {
-      case 1: return BigInt(this.data.readUInt8(at));
-      case 2: return BigInt(this.data.readUInt16LE(at));
-      case 4: return BigInt(this.data.readUInt32LE(at));
-      default: return this.data.readBigUInt64LE(at);
+      default:
+        return '0x' + unsigned(this.data, at, 8).toString(16);
     }
   }
 
   private bitfield(at: number, shift: number, width: number): bigint {
-    const size = Math.ceil(width / 8);
+    const size = Math.ceil((shift + width) / 8);
     let v = 0n;
-    for (let i = 0; i < size && i < 8; i++) v |= BigInt(this.data[at + i] ?? 0) << BigInt(8 * i);
+    for (let i = 0; i < size; i++) v |= BigInt(this.data[at + i] ?? 0) << BigInt(8 * i);
     return (v >> BigInt(shift)) & ((1n << BigInt(width)) - 1n);
   }
 }
 
+function isChar(t: TypeNode): boolean {
+  return t.k === 'int' && t.c === true;
+}
+
+function scalarSize(t: TypeNode): number {
+  switch (t.k) {
+    case 'int': case 'float': return t.z;
+    case 'enum': return 4;
+    default: return 8;
+  }
+}
+
+/** Little-endian bytes as an unsigned value; bytes past the record read as zero. */
+function unsigned(data: Buffer, at: number, size: number): bigint {
+  let v = 0n;
+  for (let i = 0; i < size; i++) v |= BigInt(data[at + i] ?? 0) << BigInt(8 * i);
+  return v;
+}
+
+/** A type as DTrace for Linux names it there; an anonymous struct or union is "struct"/"union". */
 function typeNameOf(t: TypeNode): string {
   switch (t.k) {
     case 'string': return 'string';
     case 'void': return 'void';
-    default: return t.n;
+    default: return t.n.trimEnd();
   }
 }
 
-/** C's "%#x" of an unsigned value: 0 stays "0". */
-function hex(v: bigint): string {
-  return v === 0n ? '0' : '0x' + v.toString(16);
-}
-
-function isPrint(c: number): boolean {
-  return c >= 0x20 && c <= 0x7e;
-}
-
-/** A char as dt_print_int quotes it; a negative char is promoted to int for "%03o". */
-function quotedChar(c: number): string {
-  if (c > 0 && isPrint(c)) return `'${String.fromCharCode(c)}'`;
-  if (c === 0) return "'\\0'";
-  return `'\\${(c >>> 0).toString(8).padStart(3, '0')}'`;
+/** The printsize option's bytes, if set. */
+export function printSize(options: Map<string, string> | undefined): number | undefined {
+  const v = options?.get('printsize');
+  if (v === undefined || v === 'unset') return undefined;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : undefined;
 }

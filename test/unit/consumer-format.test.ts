@@ -2,7 +2,7 @@
 // for given bytes and types, without a kernel.
 import { describe, expect, test } from 'vitest';
 import { describeType } from '../../src/compiler/print.js';
-import { PRINT_FORMAT_PREFIX } from '../../src/abi/print-schema.js';
+import { PRINT_ADDRESS_FORMAT, PRINT_FORMAT_PREFIX } from '../../src/abi/print-schema.js';
 import { formatPrint } from '../../src/consumer/print.js';
 import { FlowIndent, flowHeading, flowOf } from '../../src/consumer/flowindent.js';
 import { formatPrintf } from '../../src/consumer/printf.js';
@@ -15,8 +15,13 @@ const INT: DType = { kind: 'int', size: 4, signed: true, name: 'int' };
 const CHAR: DType = { kind: 'int', size: 1, signed: true, name: 'char' };
 const U16: DType = { kind: 'int', size: 2, signed: false, name: 'uint16_t' };
 
-function printOf(t: DType, data: Buffer): string {
-  return formatPrint(PRINT_FORMAT_PREFIX + JSON.stringify(describeType(t, 256)), data);
+function printOf(t: DType, data: Buffer, printsize?: number): string {
+  return formatPrint(PRINT_FORMAT_PREFIX + JSON.stringify(describeType(t, 256)), data, printsize);
+}
+
+/** Lines indented as print() indents them: 44 columns, one more a level. */
+function lines(...l: [number, string][]): string {
+  return l.map(([d, text]) => ' '.repeat(44 + d) + text + '\n').join('');
 }
 
 function struct(tag: string, size: number, members: [string, DType, number, number?][]): DType {
@@ -28,37 +33,56 @@ function struct(tag: string, size: number, members: [string, DType, number, numb
 }
 
 describe('print()', () => {
-  test('scalars: integers in hex, chars quoted', () => {
+  test('the address line, then a scalar pointee "(type)value," even when zero', () => {
+    const addr = Buffer.alloc(8);
+    addr.writeBigUInt64LE(0xffff1234n);
+    expect(formatPrint(PRINT_ADDRESS_FORMAT, addr)).toBe('0xffff1234 = *\n');
     const b = Buffer.alloc(4);
-    b.writeInt32LE(26);
-    expect(printOf(INT, b)).toBe('int 0x1a\n');
-    expect(printOf(INT, Buffer.alloc(4))).toBe('int 0\n');
-    expect(printOf(CHAR, Buffer.from([0x41]))).toBe("char 'A'\n");
-    expect(printOf(CHAR, Buffer.from([0]))).toBe("char '\\0'\n");
-    expect(printOf(CHAR, Buffer.from([1]))).toBe("char '\\001'\n");
+    b.writeInt32LE(-26);
+    expect(printOf(INT, b)).toBe(lines([0, '(int)-26,']));
+    expect(printOf(INT, Buffer.alloc(4))).toBe(lines([0, '(int)0,']));
+    expect(printOf(CHAR, Buffer.from([0x41]))).toBe(lines([0, "(char)'A',"]));
   });
 
-  test('a struct: members one per line, nested structs and arrays, closing brace without newline', () => {
-    const inner = struct('inner', 4, [['x', INT, 0]]);
-    const arr: DType = { kind: 'array', of: U16, count: 2 };
-    const name: DType = { kind: 'array', of: CHAR, count: 4 };
-    const t = struct('foo', 20, [['a', INT, 0], ['in', inner, 4], ['v', arr, 8], ['name', name, 12], ['p', { kind: 'pointer', name: 'int *' }, 16]]);
-    const b = Buffer.alloc(24);
-    b.writeInt32LE(1, 0);
-    b.writeInt32LE(3, 4);
-    b.writeUInt16LE(7, 8);
-    b.write('ab', 12, 'latin1');
-    expect(printOf(t, b)).toBe(
-      'struct foo {\n' +
-        '    int a = 0x1\n' +
-        '    struct inner in = {\n' +
-        '        int x = 0x3\n' +
-        '    }\n' +
-        '    uint16_t [2] v = [ 0x7, 0 ]\n' +
-        '    char [4] name = [ "ab" ]\n' +
-        '    int *p = 0\n' +
-        '}',
-    );
+  const inner = struct('inner', 4, [['x', INT, 0]]);
+  const arr: DType = { kind: 'array', of: U16, count: 3 };
+  const name: DType = { kind: 'array', of: CHAR, count: 4 };
+  const t = struct('foo', 24, [['a', INT, 0], ['in', inner, 4], ['v', arr, 8], ['name', name, 14], ['p', { kind: 'pointer', name: 'int *' }, 16]]);
+  const b = Buffer.alloc(24);
+  b.writeInt32LE(1, 0);
+  b.writeInt32LE(3, 4);
+  b.writeUInt16LE(7, 12);
+  b.write('ab', 14, 'latin1');
+
+  test('a struct: a member a line, zero members and elements left out, chars up to the NUL', () => {
+    expect(printOf(t, b)).toBe(lines(
+      [0, '(struct foo) {'],
+      [1, '.a = (int)1,'],
+      [1, '.in = (struct inner) {'],
+      [2, '.x = (int)3,'],
+      [1, '},'],
+      [1, '.v = (uint16_t [3]) ['],
+      [2, '(uint16_t)7,'],
+      [1, '],'],
+      [1, '.name = (char [4]) ['],
+      [2, "(char)'a',"],
+      [2, "(char)'b',"],
+      [1, '],'],
+      [0, '}'],
+    ));
+  });
+
+  test('printsize, rounded up to 8 bytes: "..." for the first item past it, after a closing brace it follows', () => {
+    expect(printOf(t, b, 1)).toBe(lines(
+      [0, '(struct foo) {'],
+      [1, '.a = (int)1,'],
+      [1, '.in = (struct inner) {'],
+      [2, '.x = (int)3,'],
+      [1, '...'],
+      [1, '},'],
+      [0, '}'],
+    ));
+    expect(printOf(t, b, 16)).toBe(printOf(t, b).replace(lines([0, '}']), lines([1, '...'], [0, '}'])));
   });
 });
 

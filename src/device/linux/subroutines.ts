@@ -1000,7 +1000,11 @@ function alloca(c: Call): void {
   const { t } = c, a = t.a;
   // strsize bytes, or what is left of a smaller -x scratchsize; more is out of scratch when it
   // runs (nothing left: always, behind a branch never taken so the code after stays reachable).
-  const n = Math.min(c.n, t.scratchLeft() & ~7);
+  // A constant size (alloca(sizeof (T))) takes just that, rounded up to 8 bytes, so that a store
+  // past it is out of what the clause has taken (translate.ts, storeRegions).
+  const k = t.tuple[0]?.constant;
+  const want = k !== undefined && k >= 0n && k <= BigInt(c.n) ? Math.max(8, Math.ceil(Number(k) / 8) * 8) : c.n;
+  const n = Math.min(want, t.scratchLeft() & ~7);
   if (n <= 0) {
     const after = a.label('alloca.after');
     a.jmpImm(JMP.JEQ, R8, 0, after);

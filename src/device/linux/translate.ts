@@ -28,7 +28,7 @@ import { type SlotPlan, slotPlan } from './tstrings.js';
 import { disassemble } from './bpf-disasm.js';
 import { optimize } from './peephole.js';
 import { allocateRegisters, fusedComparisons } from './regalloc.js';
-import { type VariableEnv, isVariableOp, loadStringSlot, storeStringSlot, translateVariable, writableLocals } from './variables.js';
+import { type VariableEnv, isVariableOp, loadStringSlot, storeStringSlot, translateVariable, writableDynamic, writableLocals } from './variables.js';
 import { isAggIncrement, translateAggregation } from './aggregate.js';
 import { type SpeculationEnv, emitMarkers, emitSpeculativeAction, emitSuppressionCheck } from './speculation.js';
 import { STACK_DEPTH_FRAMES, emitStackBuiltin, emitStackRecord, isStackAction } from './stack.js';
@@ -202,7 +202,10 @@ export const DIF_SLOT = (r: number) => -8 * r; // r1..r7 -> fp-8..fp-56
 export const CC_A = -64, CC_B = -72, TMP = -80, ZERO_KEY = -88;
 /** Where a DIF load's bytes land (its own slot: ZERO_KEY must keep its zero). */
 export const LOAD_TMP = -96;
-const STACK_ZERO_FROM = LOAD_TMP;
+/** The dynamic variable entry a struct-valued load last found (variables.ts): the map value
+ *  pointer and its address as a number, both 0 until one is found (-104 is error-probe.ts's). */
+export const DYNVAR_PTR = -112, DYNVAR_ADDR = -120;
+const STACK_ZERO_FROM = DYNVAR_ADDR;
 /** BPF_JMP | BPF_JCOND: may_goto, taken once the program's loop budget is spent. */
 
 // DIF branch -> BPF jump on (cc_a, cc_b)
@@ -244,7 +247,8 @@ export class ProbeTranslator {
    * keys just before the instruction that consumes them, so the depth at each instruction is
    * known when translating. Entry i's value lives at mem.tuple + 8 * i.
    */
-  readonly tuple: { byRef: boolean; type: number }[] = [];
+  /** The tuple stack: strings and (as keys) structs by reference, a struct with its size. */
+  readonly tuple: { byRef: boolean; type: number; size?: number; constant?: bigint }[] = [];
   /** DIF registers kept in BPF registers in the DIF object being translated (regalloc.ts). */
   private regs = new Map<number, number>();
   private spilled = false;
@@ -643,7 +647,9 @@ export class ProbeTranslator {
         else {
           get(R1, rd);
           a.stx(8, R8, mem.tuple + 8 * this.tuple.length, R1);
-          this.tuple.push({ byRef: op === D.DIF_OP_PUSHTR, type: r1 });
+          const byRef = op === D.DIF_OP_PUSHTR;
+          const size = byRef && r1 !== D.DIF_TYPE_STRING ? constantAt(d.difo, pc, r2, d.labels) : undefined;
+          this.tuple.push({ byRef, type: r1, size: size === undefined ? undefined : Number(size), constant: constantAt(d.difo, pc, rd, d.labels) });
         }
         return;
       }
@@ -722,11 +728,14 @@ export class ProbeTranslator {
     const a = this.a, mem = this.env.mem;
     const regions: { at: Label; base: () => void }[] = [];
     const inMem = (off: number) => () => { a.mov(R1, R8), a.alu(ALU.ADD, R1, R4), a.aluImm(ALU.ADD, R1, off); };
-    if (size <= mem.scratchMax) {
+    // Only the scratch this clause's alloca()s have taken so far: a store past them faults, as
+    // DTrace for Linux bounds it (Solaris let it write anywhere in scratch).
+    const taken = this.scratchNext;
+    if (size <= taken) {
       const at = a.label('store.scratch');
       a.ldx(8, R1, R8, mem.self), a.aluImm(ALU.ADD, R1, mem.scratch);
       a.mov(R4, R2), a.alu(ALU.SUB, R4, R1);
-      a.jmpImm(JMP.JLE, R4, mem.scratchMax - size, at);
+      a.jmpImm(JMP.JLE, R4, taken - size, at);
       regions.push({ at, base: inMem(mem.scratch) });
     }
     const wg = this.env.writableGlobals;
@@ -744,6 +753,17 @@ export class ProbeTranslator {
       a.mov(R4, R2), a.alu(ALU.SUB, R4, R1);
       a.jmpImm(JMP.JLE, R4, wl.end - wl.start - size, at);
       regions.push({ at, base: inMem(wl.start) });
+    }
+    const dyn = writableDynamic(this.env.vars);
+    if (dyn >= size) {
+      // The entry a load last found, as dtrace_canstore allows the dynamic variable space.
+      const at = a.label('store.dynvar'), skip = a.label('store.nodynvar');
+      a.ldx(8, R1, FP, DYNVAR_ADDR);
+      a.jmpImm(JMP.JEQ, R1, 0, skip);
+      a.mov(R4, R2), a.alu(ALU.SUB, R4, R1);
+      a.jmpImm(JMP.JLE, R4, dyn - size, at);
+      a.place(skip);
+      regions.push({ at, base: () => { a.ldx(8, R1, FP, DYNVAR_PTR), a.alu(ALU.ADD, R1, R4); } });
     }
     // With no region to take it (the size too large for any), the fault is always taken: behind
     // a branch never taken (r8 is never NULL) so the code after it stays reachable for the verifier.
@@ -1175,7 +1195,7 @@ function branchTargets(difo: Difo, a: BpfAsm): Map<number, Label> {
  * walking back within the straight-line code before pc (no jump target, branch or other write
  * of r in between); undefined when that is not so.
  */
-function constantAt(difo: Difo, pc: number, r: number, targets: Map<number, unknown>): bigint | undefined {
+export function constantAt(difo: Difo, pc: number, r: number, targets: Map<number, unknown>): bigint | undefined {
   for (let i = pc - 1; i >= 0 && !targets.has(i + 1); i--) {
     const ins = difo.insns[i]!, op = (ins >>> 24) & 0xff;
     if (BRANCH[op] !== undefined || op === D.DIF_OP_BA) return undefined;

@@ -25,7 +25,7 @@ import * as D from '../../dif/constants.js';
 import type { Program } from '../../dof/program.js';
 import type { Difo } from '../../dif/difo.js';
 import { ALU, FP, HELPER, JMP, R0, R1, R2, R3, R4, R8, type BpfAsm } from './bpf-asm.js';
-import { type ProbeTranslator, TranslateError, ZERO_KEY } from './translate.js';
+import { DYNVAR_ADDR, DYNVAR_PTR, type ProbeTranslator, TranslateError, ZERO_KEY, constantAt } from './translate.js';
 import { emitTid } from './context-task.js';
 
 /** What DTrace for Linux counts for a dynamic variable element beside its keys and value. */
@@ -67,6 +67,13 @@ export function writableLocals(env: VariableEnv | undefined): { start: number; e
   return { start: env.base + env.plan.locals0, end: env.base + env.plan.regionSize };
 }
 
+/** The dynamic variable entry holding the struct, union or array a load last read, if any: its
+ *  value's bytes (0: none) -- DTrace lets D code write there through its address (self->s.x = 1). */
+export function writableDynamic(env: VariableEnv | undefined): number {
+  if (!env || env.mapFd < 0 || ![...env.plan.dynamic.values()].some((v) => v.size > 0 && !v.string)) return 0;
+  return env.plan.valueSize;
+}
+
 /** What the translator needs at run time: the plan, the maps, and where the region is in mem. */
 export interface VariableEnv {
   plan: VariablePlan;
@@ -87,6 +94,13 @@ function difos(program: Program): Difo[] {
     for (const d of [ecb.predicate, ...ecb.actions.map((a) => a.difo)]) if (d) out.push(d);
   }
   return out;
+}
+
+/** A struct key's bytes (PUSHTR of a non-string, its size the SETX before it); else undefined. */
+function refKeyBytes(d: Difo, pc: number, ins: number): number | undefined {
+  if ((ins >>> 24) !== D.DIF_OP_PUSHTR || ((ins >>> 16) & 0xff) === D.DIF_TYPE_STRING) return undefined;
+  const size = constantAt(d, pc, (ins >>> 8) & 0xff, new Map());
+  return size === undefined ? undefined : roundUp(Number(size), 8);
 }
 
 /** Lay out the program's variables from its DIF alone (variable tables and tuple pushes). */
@@ -116,11 +130,12 @@ export function planVariables(program: Program, strsize: number, dynvarsize: num
     // The tuple stack at each array access, as the translator will see it.
     let tuple = 0, accounted = 0;
     const depth: number[] = [], accountedDepth: number[] = [];
-    for (const ins of d.insns) {
+    for (const [i, ins] of d.insns.entries()) {
       const op = (ins >>> 24) & 0xff;
       if (op === D.DIF_OP_PUSHTR || op === D.DIF_OP_PUSHTV) {
-        const size = op === D.DIF_OP_PUSHTR ? strBytes : 8;
-        const counted = op === D.DIF_OP_PUSHTR ? strsize : 4;
+        const bytes = refKeyBytes(d, i, ins);
+        const size = bytes ?? (op === D.DIF_OP_PUSHTR ? strBytes : 8);
+        const counted = bytes ?? (op === D.DIF_OP_PUSHTR ? strsize : 4);
         depth.push(size), (tuple += size), accountedDepth.push(counted), (accounted += counted);
       } else if (op === D.DIF_OP_POPTS) (tuple -= depth.pop() ?? 0), (accounted -= accountedDepth.pop() ?? 0);
       else if (op === D.DIF_OP_FLUSHTS) (depth.length = 0), (tuple = 0), (accountedDepth.length = 0), (accounted = 0);
@@ -182,7 +197,7 @@ export function translateVariable(t: ProbeTranslator, op: number, ins: number, f
   if (value === undefined)
     throw new TranslateError(`variable ${id} is missing from the variable table`, t.ecbIndex, t.actionIndex);
   if (store) storeDynamic(t, env, scope, kind, id, reg, value, fault);
-  else loadDynamic(t, env, scope, kind, id, reg, value);
+  else loadDynamic(t, env, scope, kind, id, reg, value, fault);
 }
 
 function clauseLocal(t: ProbeTranslator, env: VariableEnv, store: boolean, id: number, reg: number, fault: Fault): void {
@@ -265,7 +280,7 @@ function copyBytes(t: ProbeTranslator, off: number, size: number, reg: number, f
  * return its offset in mem. Thread-local scalars use a buffer whose tail is never written, so
  * only arrays pay for zeroing the tuple area.
  */
-function buildKey(t: ProbeTranslator, env: VariableEnv, scope: number, kind: number, id: number): number {
+function buildKey(t: ProbeTranslator, env: VariableEnv, scope: number, kind: number, id: number, fault: Fault): number {
   const a = t.a, mem = t.env.mem, plan = env.plan;
   const array = kind === D.DIFV_KIND_ARRAY;
   const key = env.base + (array ? plan.key : plan.scalarKey);
@@ -286,9 +301,21 @@ function buildKey(t: ProbeTranslator, env: VariableEnv, scope: number, kind: num
   if (!array) return key;
   let off = KEY_HEADER;
   t.tuple.forEach((entry, i) => {
-    if (entry.byRef) {
-      if (entry.type !== D.DIF_TYPE_STRING)
-        throw new TranslateError('associative array keys passed by reference must be strings', t.ecbIndex, t.actionIndex);
+    if (entry.byRef && entry.type !== D.DIF_TYPE_STRING) {
+      // A struct or union key: its bytes, read from its address.
+      if (entry.size === undefined)
+        throw new TranslateError('associative array keys passed by reference must be strings or of constant size', t.ecbIndex, t.actionIndex);
+      const ok = a.label('key.read');
+      a.mov(R1, R8), a.aluImm(ALU.ADD, R1, key + off);
+      a.movImm(R2, entry.size);
+      a.ldx(8, R3, R8, mem.tuple + 8 * i);
+      a.call(HELPER.probe_read_kernel);
+      a.jmpImm(JMP.JEQ, R0, 0, ok);
+      a.ldx(8, R1, R8, mem.tuple + 8 * i);
+      fault(D.DTRACEFLT_BADADDR, R1);
+      a.place(ok);
+      off += roundUp(entry.size, 8);
+    } else if (entry.byRef) {
       a.ldx(8, R3, R8, mem.tuple + 8 * i);
       copyString(a, key + off, plan.strsize);
       off += roundUp(plan.strsize, 8);
@@ -302,18 +329,22 @@ function buildKey(t: ProbeTranslator, env: VariableEnv, scope: number, kind: num
   return key;
 }
 
-function loadDynamic(t: ProbeTranslator, env: VariableEnv, scope: number, kind: number, id: number, rd: number, value: ValueKind): void {
+function loadDynamic(t: ProbeTranslator, env: VariableEnv, scope: number, kind: number, id: number, rd: number, value: ValueKind, fault: Fault): void {
   const a = t.a, plan = env.plan;
   const missing = a.label('dvar.missing'), done = a.label('dvar.done');
-  const key = buildKey(t, env, scope, kind, id);
+  const key = buildKey(t, env, scope, kind, id, fault);
   a.ldMap(R1, env.mapFd);
   a.mov(R2, R8), a.aluImm(ALU.ADD, R2, key);
   a.call(HELPER.map_lookup_elem);
   a.jmpImm(JMP.JEQ, R0, 0, missing);
   if (value.string || value.size > 0) {
+    // A struct's entry stays writable through its address until the next such load: the pointer
+    // on the stack for the store, its address beside it to find it by.
+    if (!value.string) a.stx(8, FP, DYNVAR_PTR, R0);
     // Stored and loaded back, the entry's address is a plain number to the verifier.
     a.stx(8, R8, env.base + plan.addr, R0);
     a.ldx(8, R0, R8, env.base + plan.addr);
+    if (!value.string) a.stx(8, FP, DYNVAR_ADDR, R0);
   } else {
     a.ldx(8, R0, R0, 0);
   }
@@ -334,7 +365,7 @@ function storeDynamic(t: ProbeTranslator, env: VariableEnv, scope: number, kind:
   if (held.string) a.mov(R3, R1), copyString(a, value, plan.strsize);
   else if (held.size > 0) copyBytes(t, value, held.size, rs, fault);
   else a.stx(8, R8, value, R1);
-  const key = buildKey(t, env, scope, kind, id);
+  const key = buildKey(t, env, scope, kind, id, fault);
   a.ldMap(R1, env.mapFd);
   a.mov(R2, R8), a.aluImm(ALU.ADD, R2, key);
   a.mov(R3, R8), a.aluImm(ALU.ADD, R3, value);
@@ -346,7 +377,7 @@ function storeDynamic(t: ProbeTranslator, env: VariableEnv, scope: number, kind:
   countDrop(t, env);
   a.ja(t.clauseNext ?? done);
   a.place(remove);
-  const removeKey = buildKey(t, env, scope, kind, id);
+  const removeKey = buildKey(t, env, scope, kind, id, fault);
   a.ldMap(R1, env.mapFd);
   a.mov(R2, R8), a.aluImm(ALU.ADD, R2, removeKey);
   a.call(HELPER.map_delete_elem);
