@@ -93,6 +93,7 @@ export class CodeGenerator {
     this.types = opts.types ?? new TypeScope();
     this.option = (name) => opts.option?.(name);
     this.types.macroLiteral = (e) => this.substituteMacros(e);
+    this.types.isGlobal = (n) => this.vars.isDeclaredGlobal(n);
     lastTypes = this.types;
     this.aggregations = new AggregationCodegen(this, opts);
   }

@@ -106,6 +106,8 @@ export class TypeScope {
   /** Translator definitions (translators.ts). */
   readonly translators: TranslatorSet = { list: [] };
   private readonly kernelTypes = new Map<string, Map<number, DType>>();
+  /** Whether the program declared a global variable (scalar or array) of this name; set by the code generator. */
+  isGlobal: (name: string) => boolean = () => false;
   private readonly defined = new WeakMap<A.TypeSpecifier, StructDef | EnumDef>();
   private readonly kernel: () => Btf | undefined;
   private kernelLoaded: Btf | undefined | null = null;
@@ -148,14 +150,17 @@ export class TypeScope {
    * struct/union/enum definitions without declarators); false when it declares variables,
    * which are the variables' code's business (its base type is defined here first).
    */
-  declare(d: A.Declaration): boolean {
+  declare(d: A.Declaration, program = false): boolean {
     this.resolveNamed(d.base); // defines the struct, union or enum the declaration carries
     if (d.storage === 'typedef') {
       for (const decl of d.declarators) {
         const t = this.resolve(decl.type);
-        // D's built-in typedefs are the C scope's, as the kernel's are: a program's own typedef
-        // of one of those names (size_t in <stddef.h>, pid_t in <sys/types.h>) hides it.
-        if (this.typedefs.has(decl.name)) fail('D_DECL_IDRED', `identifier redeclared: ${decl.name}`, decl);
+        // The program's own text may not name a type anew, be it D's or the kernel's; a file it
+        // includes (a cpp marker names it) may: its typedefs are the C scope's, where one of
+        // those names (size_t in <stddef.h>, pid_t in <sys/types.h>) hides D's. The library is
+        // not asked about the kernel's names (its typedefs are D's own).
+        const taken = this.typedefs.has(decl.name) || (program && decl.file === undefined && this.isTypeName(decl.name));
+        if (taken) fail('D_DECL_IDRED', `typedef redeclared: ${decl.name}`, decl);
         this.typedefs.set(decl.name, named(t, decl.name));
       }
       return true;
@@ -515,7 +520,7 @@ export class TypeScope {
       }
       // twice in one enum: the type library refuses it before the scope is asked
       if (def.values.has(e.name)) fail('D_UNKNOWN', `failed to define enumerator '${e.name}': Duplicate member or variable name.`, e);
-      if (this.enumerators.has(e.name) || this.inlines.has(e.name) || BUILTIN_IDENTS.has(e.name))
+      if (this.enumerators.has(e.name) || this.inlines.has(e.name) || BUILTIN_IDENTS.has(e.name) || this.isGlobal(e.name))
         fail('D_DECL_IDRED', `identifier redeclared: ${e.name}`, e);
       def.values.set(e.name, value);
       this.enumerators.set(e.name, { value, type });
