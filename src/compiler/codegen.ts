@@ -460,6 +460,7 @@ export class DifoGen {
         return { reg: y.reg, type: x.type.kind === 'string' ? STRING : cArithmetic(x.type, y.type) };
       }
       case 'Assignment':
+        refuseDivisionByZero(e);
         if (this.cg.vars.handles(e.target)) return this.cg.vars.assign(this, { ...e, target: e.target });
         if (isMemoryTarget(this, e.target)) return storeAssignment(this, e);
         return this.assignment(e);
@@ -913,8 +914,10 @@ export function registerNeed(e: A.Expression): number | null {
  * zero, type names) name none.
  */
 /** As DTrace's parser does, refuse a divisor that is the constant zero at compile time. */
-function refuseDivisionByZero(e: A.Binary): void {
-  if ((e.op === '/' || e.op === '%') && constValue(e.right) === 0n)
+function refuseDivisionByZero(e: A.Binary | A.Assignment): void {
+  // (`x /= 0` and `x %= 0` too: DTrace's parser checks the compound forms alike.)
+  const divisor = e.kind === 'Binary' ? e.right : e.value;
+  if ((e.op === '/' || e.op === '%' || e.op === '/=' || e.op === '%=') && constValue(divisor) === 0n)
     throw err('D_DIV_ZERO', 'expression contains division by zero', e);
 }
 
@@ -922,7 +925,7 @@ function refuseDivisionByZero(e: A.Binary): void {
 function refuseDivisionsByZero(node: unknown): void {
   if (Array.isArray(node)) return node.forEach(refuseDivisionsByZero);
   if (node === null || typeof node !== 'object') return;
-  if ((node as A.Expression).kind === 'Binary') refuseDivisionByZero(node as A.Binary);
+  if ((node as A.Expression).kind === 'Binary' || (node as A.Expression).kind === 'Assignment') refuseDivisionByZero(node as A.Binary | A.Assignment);
   Object.values(node).forEach(refuseDivisionsByZero);
 }
 
