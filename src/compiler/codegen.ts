@@ -911,7 +911,7 @@ export function registerNeed(e: A.Expression): number | null {
 /**
  * Errors DTrace finds while typing a clause's predicate or actions name the region when there is
  * no line to name (-n): "in action list: ...". Those its parser finds (constant division by
- * zero, type names) name none.
+ * zero, type names, offsetof's operands) name none.
  */
 /** As DTrace's parser does, refuse a divisor that is the constant zero at compile time. */
 function refuseDivisionByZero(e: A.Binary | A.Assignment): void {
@@ -929,7 +929,7 @@ function refuseDivisionsByZero(node: unknown): void {
   Object.values(node).forEach(refuseDivisionsByZero);
 }
 
-const PARSE_TIME = new Set(['D_DIV_ZERO', 'D_UNKNOWN']);
+const PARSE_TIME = new Set(['D_DIV_ZERO', 'D_UNKNOWN', 'D_OFFSETOF_TYPE', 'D_OFFSETOF_BITFIELD']);
 /**
  * ... and those its code generator finds (dt_cg), after typing, name none either: the checks of
  * printf/printa formats and arguments, of aggregating functions' arguments, of the sizes given

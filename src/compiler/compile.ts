@@ -456,6 +456,6 @@ function isGlobalIdentifier(cg: CodeGenerator, n: string): boolean {
 
 /** Is this name one D's global identifier table has (libdtrace's pcb_globals) before the script's own? */
 function isKnownName(cg: CodeGenerator, n: string): boolean {
-  return BUILTIN_IDENTS.has(n) || SUBROUTINE_BY_NAME.has(n) || ACTION_PROTOTYPES.has(n) || AGG_FUNCTION_NAMES.has(n)
+  return n === 'NULL' || BUILTIN_IDENTS.has(n) || SUBROUTINE_BY_NAME.has(n) || ACTION_PROTOTYPES.has(n) || AGG_FUNCTION_NAMES.has(n)
     || cg.global(n) !== undefined || cg.types.inlines.has(n) || cg.types.enumerators.has(n);
 }

@@ -39,6 +39,11 @@ const BASE_TYPES: Record<string, DType> = {
   void: VOID, string: STRING,
 };
 
+/** Does a scoping module (perhaps with the parser's leading mark kept) name D's own types? */
+function isDModule(module: string | undefined): boolean {
+  return module !== undefined && module.replace(/^`+/, '') === 'D';
+}
+
 /** D's built-in typedefs (LP64), and a few the Solaris-derived D library always had. */
 const D_TYPEDEFS: Record<string, DType> = {
   int8_t: intType(1, true, 'int8_t'), uint8_t: intType(1, false, 'uint8_t'),
@@ -469,6 +474,8 @@ export class TypeScope {
 
   private structRef(union: boolean, tag: string, module: string | undefined, at: At): StructDef {
     const key = `${union ? 'union' : 'struct'} ${tag}`;
+    // struct D`s: D's module holds the program's own types, over the kernel's (its parent).
+    if (isDModule(module)) module = undefined;
     if (module === undefined) {
       const own = this.structs.get(key);
       if (own && own.complete) return own;
@@ -530,6 +537,7 @@ export class TypeScope {
   }
 
   private enumRef(tag: string, module: string | undefined, at: At): EnumDef {
+    if (isDModule(module)) module = undefined; // (as struct D`s)
     if (module === undefined) {
       const own = this.enums.get(tag);
       if (own) return own;

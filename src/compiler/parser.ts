@@ -771,7 +771,8 @@ class DParser extends EmbeddedActionsParser {
         ALT: () => {
           const kw = this.CONSUME(L.Kw.offsetof);
           this.CONSUME2(L.LParen);
-          const type = this.SUBRULE(this.typeName, { ARGS: [true] });
+          // A name offsetof( ) is given must be a type already (an unknown one is a syntax error).
+          const type = this.SUBRULE(this.typeName, { ARGS: [false] });
           this.CONSUME(L.Comma);
           const member = this.CONSUME3(L.Identifier);
           this.CONSUME2(L.RParen);
@@ -799,7 +800,7 @@ class DParser extends EmbeddedActionsParser {
 
   /**
    * Declaration specifiers; storage classes only when allowStorage. With forceType, where the
-   * grammar requires a type (members, parameters, translators, xlate, offsetof), a leading name is
+   * grammar requires a type (members, parameters, translators, xlate), a leading name is
    * taken as a typedef name even when not known to be one.
    */
   specifiers = this.RULE('specifiers', (allowStorage: boolean = true, forceType: boolean = false): Specifiers => {
