@@ -15,7 +15,7 @@ import type { ActionDescription, EcbDescription, ProbeDescription } from '../dof
 import type { Difo } from '../dif/difo.js';
 import type * as A from './ast.js';
 import { DtraceError, protoArgMessage, protoLenMessage } from './errors.js';
-import { ACTION_PROTOTYPES, actionArity } from '../dif/subroutines.js';
+import { ACTION_PROTOTYPES, SUBROUTINE_BY_NAME, actionArity } from '../dif/subroutines.js';
 import {
   BUILTINS, INT, LONG, STRING, ULONG, VOID, arithmetic, difType, intType, isInteger, isScalar, isUnsigned,
   cArithmetic, typeName, type DType, AGGREGATION_TYPE, isDynamicType, TRANSLATED_TYPE,
@@ -27,7 +27,7 @@ import * as T from './typed-expr.js';
 import { Variables } from './variables.js';
 import { AGG_FUNCTION_NAMES, AggregationCodegen, constValue } from './aggregations.js';
 import { destructiveAction } from './destructive.js';
-import { isStackCall, stackAction } from './stacks.js';
+import { isStackActionName, isStackCall, stackAction } from './stacks.js';
 import { desugarClause, hasIfStatement } from './sugar.js';
 import { inlineArrayValue, translatedValue } from './translators.js';
 import { argsElement, isArgsReference, type ClauseProbes } from './probe-args.js';
@@ -600,6 +600,8 @@ export class DifoGen {
       if (c) return c;
       // args is an array: bare, it is refused as DTrace refuses any array read as a scalar.
       if (e.name === 'args') throw err('D_IDENT_BADREF', `associative array 'args' may not be referenced as scalar`, e);
+      const fn = functionKind(e.name);
+      if (fn) throw err('D_IDENT_BADREF', `${fn} '${e.name}' may not be referenced as scalar`, e);
       // A D built-in this system does not provide (ipl, pset): say so.
       if (BUILTIN_IDENTS.has(e.name))
         throw err('D_IDENT_UNDEF', `failed to resolve ${e.name}: built-in variable not supported on this system${UNSUPPORTED_WHY[e.name] ?? ''}`, e);
@@ -913,6 +915,14 @@ export function registerNeed(e: A.Expression): number | null {
  * no line to name (-n): "in action list: ...". Those its parser finds (constant division by
  * zero, type names, offsetof's operands) name none.
  */
+/** What DTrace calls a function's name read as a variable: `x = trace;`, `sizeof(strlen)`. */
+function functionKind(name: string): string | undefined {
+  if (ACTION_PROTOTYPES.has(name) || isStackActionName(name)) return 'tracing function';
+  if (AGG_FUNCTION_NAMES.has(name)) return 'aggregating function';
+  if (SUBROUTINE_BY_NAME.has(name) && !name.startsWith('<')) return 'function';
+  return undefined;
+}
+
 /** As DTrace's parser does, refuse a divisor that is the constant zero at compile time. */
 function refuseDivisionByZero(e: A.Binary | A.Assignment): void {
   // (`x /= 0` and `x %= 0` too: DTrace's parser checks the compound forms alike.)
