@@ -916,7 +916,7 @@ export function registerNeed(e: A.Expression): number | null {
  * zero, type names, offsetof's operands) name none.
  */
 /** What DTrace calls a function's name read as a variable: `x = trace;`, `sizeof(strlen)`. */
-function functionKind(name: string): string | undefined {
+export function functionKind(name: string): string | undefined {
   if (ACTION_PROTOTYPES.has(name) || isStackActionName(name)) return 'tracing function';
   if (AGG_FUNCTION_NAMES.has(name)) return 'aggregating function';
   if (SUBROUTINE_BY_NAME.has(name) && !name.startsWith('<')) return 'function';

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { parse } from './parser.js';
 import type * as A from './ast.js';
-import { CodeGenerator } from './codegen.js';
+import { CodeGenerator, functionKind } from './codegen.js';
 import { checkInline } from './typed-expr.js';
 import { isVariableDeclaration } from './variables.js';
 import { DtraceError } from './errors.js';
@@ -254,6 +254,10 @@ function rejectFloatConstants(ast: A.Program): void {
 
 /** `inline T name = expr;`: recorded, then its value type-checked against T. */
 function defineInline(cg: CodeGenerator, item: A.InlineDefinition): void {
+  // D's own names: DTrace shows what each is ("tracing function", a built-in's "scalar").
+  const builtin = functionKind(item.name) ?? (BUILTIN_IDENTS.has(item.name) ? 'scalar' : undefined);
+  if (builtin !== undefined)
+    throw new DtraceError('D_DECL_IDRED', `identifier redefined: ${item.name}\n\t current: inline definition\n\tprevious: ${builtin} `, { line: item.line, file: item.file });
   cg.types.defineInline(item, (n) => cg.global(n) !== undefined);
   checkInline(cg.difoGen(), item.name);
 }

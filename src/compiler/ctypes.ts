@@ -203,7 +203,7 @@ export class TypeScope {
     }
     const t = this.resolve(def.type);
     if (redefined)
-      fail('D_DECL_IDRED', `identifier redefined: ${def.name}\n\t current: inline definition\n\tprevious: scalar ${this.inlines.has(def.name) ? 'inline' : ''}`, def);
+      fail('D_DECL_IDRED', `identifier redefined: ${def.name}\n\t current: inline definition\n\tprevious: ${this.enumerators.has(def.name) ? 'enumerator' : 'scalar'} ${this.inlines.has(def.name) || this.enumerators.has(def.name) ? 'inline' : ''}`, def);
     if (t.kind === 'void') fail('D_DECL_VOIDOBJ', `cannot declare void inline: ${def.name}`, def);
     if (t.kind === 'array' && t.count === 0)
       fail('D_DECL_ARRNULL', `inline declaration requires array tuple signature: ${def.name}`, def);

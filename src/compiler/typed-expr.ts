@@ -272,6 +272,9 @@ export function addressOf(g: DifoGen, e: A.Unary): Val {
     p = symbolPlace(g, o);
     return { reg: p.reg, type: pointerTo(p.type) };
   }
+  // An inline or an enumerator names a value, which has no address.
+  if (o.kind === 'Identifier' && (scope(g).inlines.has(o.name) || scope(g).enumerators.has(o.name)))
+    throw err('D_ADDROF_LVAL', 'unacceptable operand for unary & operator', e);
   if (o.kind === 'Identifier' || o.kind === 'ThreadLocal' || o.kind === 'ClauseLocal' || o.kind === 'Aggregation')
     throw err('D_ADDROF_VAR', 'cannot take address of dynamic variable', e);
   if (o.kind === 'Xlate') throw err('D_ADDROF_VAR', 'cannot take address of dynamic object', e);
