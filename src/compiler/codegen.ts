@@ -910,11 +910,6 @@ export function registerNeed(e: A.Expression): number | null {
   }
 }
 
-/**
- * Errors DTrace finds while typing a clause's predicate or actions name the region when there is
- * no line to name (-n): "in action list: ...". Those its parser finds (constant division by
- * zero, type names, offsetof's operands) name none.
- */
 /** What DTrace calls a function's name read as a variable: `x = trace;`, `sizeof(strlen)`. */
 export function functionKind(name: string): string | undefined {
   if (ACTION_PROTOTYPES.has(name) || isStackActionName(name)) return 'tracing function';
@@ -923,6 +918,11 @@ export function functionKind(name: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Errors DTrace finds while typing a clause's predicate or actions name the region when there is
+ * no line to name (-n): "in action list: ...". Those its parser finds (constant division by
+ * zero, type names, offsetof's operands) name none.
+ */
 /** As DTrace's parser does, refuse a divisor that is the constant zero at compile time. */
 function refuseDivisionByZero(e: A.Binary | A.Assignment): void {
   // (`x /= 0` and `x %= 0` too: DTrace's parser checks the compound forms alike.)

@@ -455,11 +455,10 @@ function syscallAlias(p: ProbeDescription, registry: ProbeRegistry): string {
  */
 function isGlobalIdentifier(cg: CodeGenerator, n: string): boolean {
   return BUILTIN_IDENTS.has(n) || SUBROUTINE_BY_NAME.has(n) || ACTION_PROTOTYPES.has(n) || AGG_FUNCTION_NAMES.has(n)
-    || cg.vars.isDeclaredGlobal(n) || cg.types.inlines.has(n) || cg.types.enumerators.has(n);
+    || functionKind(n) !== undefined || cg.vars.isDeclaredGlobal(n) || cg.types.inlines.has(n) || cg.types.enumerators.has(n);
 }
 
 /** Is this name one D's global identifier table has (libdtrace's pcb_globals) before the script's own? */
 function isKnownName(cg: CodeGenerator, n: string): boolean {
-  return n === 'NULL' || BUILTIN_IDENTS.has(n) || SUBROUTINE_BY_NAME.has(n) || ACTION_PROTOTYPES.has(n) || AGG_FUNCTION_NAMES.has(n)
-    || cg.global(n) !== undefined || cg.types.inlines.has(n) || cg.types.enumerators.has(n);
+  return n === 'NULL' || isGlobalIdentifier(cg, n) || cg.global(n) !== undefined;
 }
