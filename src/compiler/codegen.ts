@@ -15,7 +15,7 @@ import type { ActionDescription, EcbDescription, ProbeDescription } from '../dof
 import type { Difo } from '../dif/difo.js';
 import type * as A from './ast.js';
 import { DtraceError, protoArgMessage, protoLenMessage } from './errors.js';
-import { ACTION_PROTOTYPES, actionArity } from '../dif/subroutines.js';
+import { ACTION_PROTOTYPES, SUBROUTINE_BY_NAME, actionArity } from '../dif/subroutines.js';
 import {
   BUILTINS, INT, LONG, STRING, ULONG, VOID, arithmetic, difType, intType, isInteger, isScalar, isUnsigned,
   cArithmetic, typeName, type DType, AGGREGATION_TYPE, isDynamicType, TRANSLATED_TYPE,
@@ -27,7 +27,7 @@ import * as T from './typed-expr.js';
 import { Variables } from './variables.js';
 import { AGG_FUNCTION_NAMES, AggregationCodegen, constValue } from './aggregations.js';
 import { destructiveAction } from './destructive.js';
-import { isStackCall, stackAction } from './stacks.js';
+import { isStackActionName, isStackCall, stackAction } from './stacks.js';
 import { desugarClause, hasIfStatement } from './sugar.js';
 import { inlineArrayValue, translatedValue } from './translators.js';
 import { argsElement, isArgsReference, type ClauseProbes } from './probe-args.js';
@@ -93,6 +93,7 @@ export class CodeGenerator {
     this.types = opts.types ?? new TypeScope();
     this.option = (name) => opts.option?.(name);
     this.types.macroLiteral = (e) => this.substituteMacros(e);
+    this.types.isGlobal = (n) => this.vars.isDeclaredGlobal(n);
     lastTypes = this.types;
     this.aggregations = new AggregationCodegen(this, opts);
   }
@@ -465,6 +466,7 @@ export class DifoGen {
         return { reg: y.reg, type: x.type.kind === 'string' ? STRING : cArithmetic(x.type, y.type) };
       }
       case 'Assignment':
+        refuseDivisionByZero(e);
         if (this.cg.vars.handles(e.target)) return this.cg.vars.assign(this, { ...e, target: e.target });
         if (isMemoryTarget(this, e.target)) return storeAssignment(this, e);
         return this.assignment(e);
@@ -604,6 +606,8 @@ export class DifoGen {
       if (c) return c;
       // args is an array: bare, it is refused as DTrace refuses any array read as a scalar.
       if (e.name === 'args') throw err('D_IDENT_BADREF', `associative array 'args' may not be referenced as scalar`, e);
+      const fn = functionKind(e.name);
+      if (fn) throw err('D_IDENT_BADREF', `${fn} '${e.name}' may not be referenced as scalar`, e);
       // A D built-in this system does not provide (ipl, pset): say so.
       if (BUILTIN_IDENTS.has(e.name))
         throw err('D_IDENT_UNDEF', `failed to resolve ${e.name}: built-in variable not supported on this system${UNSUPPORTED_WHY[e.name] ?? ''}`, e);
@@ -912,14 +916,24 @@ export function registerNeed(e: A.Expression): number | null {
   }
 }
 
+/** What DTrace calls a function's name read as a variable: `x = trace;`, `sizeof(strlen)`. */
+export function functionKind(name: string): string | undefined {
+  if (ACTION_PROTOTYPES.has(name) || isStackActionName(name)) return 'tracing function';
+  if (AGG_FUNCTION_NAMES.has(name)) return 'aggregating function';
+  if (SUBROUTINE_BY_NAME.has(name) && !name.startsWith('<')) return 'function';
+  return undefined;
+}
+
 /**
  * Errors DTrace finds while typing a clause's predicate or actions name the region when there is
  * no line to name (-n): "in action list: ...". Those its parser finds (constant division by
- * zero, type names) name none.
+ * zero, type names, offsetof's operands) name none.
  */
 /** As DTrace's parser does, refuse a divisor that is the constant zero at compile time. */
-function refuseDivisionByZero(e: A.Binary): void {
-  if ((e.op === '/' || e.op === '%') && constValue(e.right) === 0n)
+function refuseDivisionByZero(e: A.Binary | A.Assignment): void {
+  // (`x /= 0` and `x %= 0` too: DTrace's parser checks the compound forms alike.)
+  const divisor = e.kind === 'Binary' ? e.right : e.value;
+  if ((e.op === '/' || e.op === '%' || e.op === '/=' || e.op === '%=') && constValue(divisor) === 0n)
     throw err('D_DIV_ZERO', 'expression contains division by zero', e);
 }
 
@@ -927,11 +941,11 @@ function refuseDivisionByZero(e: A.Binary): void {
 function refuseDivisionsByZero(node: unknown): void {
   if (Array.isArray(node)) return node.forEach(refuseDivisionsByZero);
   if (node === null || typeof node !== 'object') return;
-  if ((node as A.Expression).kind === 'Binary') refuseDivisionByZero(node as A.Binary);
+  if ((node as A.Expression).kind === 'Binary' || (node as A.Expression).kind === 'Assignment') refuseDivisionByZero(node as A.Binary | A.Assignment);
   Object.values(node).forEach(refuseDivisionsByZero);
 }
 
-const PARSE_TIME = new Set(['D_DIV_ZERO', 'D_UNKNOWN']);
+const PARSE_TIME = new Set(['D_DIV_ZERO', 'D_UNKNOWN', 'D_OFFSETOF_TYPE', 'D_OFFSETOF_BITFIELD']);
 /**
  * ... and those its code generator finds (dt_cg), after typing, name none either: the checks of
  * printf/printa formats and arguments, of aggregating functions' arguments, of the sizes given

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { parse } from './parser.js';
 import type * as A from './ast.js';
-import { CodeGenerator } from './codegen.js';
+import { CodeGenerator, functionKind } from './codegen.js';
 import { checkInline } from './typed-expr.js';
 import { isVariableDeclaration } from './variables.js';
 import { DtraceError } from './errors.js';
@@ -171,12 +171,15 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
         } else if (item.kind === 'Declaration' && item.declarators.some((d) => d.name.includes('`'))) {
           const d = item.declarators.find((x) => x.name.includes('`'))!;
           throw new DtraceError('D_DECL_SCOPE', `D scoping operator may not be used in a declaration name (${d.name})`, { line: d.line });
-        } else if (item.kind === 'Declaration' && cg.types.declare(item)) {
+        } else if (item.kind === 'Declaration' && item.storage === 'typedef' && item.declarators.some((d) => isGlobalIdentifier(cg, d.name))) {
+          const d = item.declarators.find((x) => isGlobalIdentifier(cg, x.name))!;
+          throw new DtraceError('D_DECL_IDRED', `global variable identifier redeclared: ${d.name}`, { line: d.line, file: d.file });
+        } else if (item.kind === 'Declaration' && cg.types.declare(item, true)) {
           // A typedef or a struct/union/enum definition: recorded in cg.types.
         } else if (item.kind === 'InlineDefinition') {
           defineInline(cg, item);
         } else if (item.kind === 'Declaration' && isVariableDeclaration(item)) {
-          cg.vars.declare(item);
+          cg.vars.declare(item, true);
         } else if (item.kind === 'TranslatorDefinition') {
           defineTranslator(cg.difoGen(), item);
         } else if (item.kind === 'Declaration' && (item.storage === 'auto' || item.storage === 'register' || item.storage === 'static') &&
@@ -251,6 +254,10 @@ function rejectFloatConstants(ast: A.Program): void {
 
 /** `inline T name = expr;`: recorded, then its value type-checked against T. */
 function defineInline(cg: CodeGenerator, item: A.InlineDefinition): void {
+  // D's own names: DTrace shows what each is ("tracing function", a built-in's "scalar").
+  const builtin = functionKind(item.name) ?? (BUILTIN_IDENTS.has(item.name) ? 'scalar' : undefined);
+  if (builtin !== undefined)
+    throw new DtraceError('D_DECL_IDRED', `identifier redefined: ${item.name}\n\t current: inline definition\n\tprevious: ${builtin} `, { line: item.line, file: item.file });
   cg.types.defineInline(item, (n) => cg.global(n) !== undefined);
   checkInline(cg.difoGen(), item.name);
 }
@@ -442,8 +449,16 @@ function syscallAlias(p: ProbeDescription, registry: ProbeRegistry): string {
   return `: on this kernel that system call is named new${p.function} (try ${describe(alias)})`;
 }
 
+/**
+ * May a typedef not take this name? D's global identifiers (built-ins, functions, inlines,
+ * enumerators) and the globals a declaration named; not a global a clause merely assigned.
+ */
+function isGlobalIdentifier(cg: CodeGenerator, n: string): boolean {
+  return BUILTIN_IDENTS.has(n) || SUBROUTINE_BY_NAME.has(n) || ACTION_PROTOTYPES.has(n) || AGG_FUNCTION_NAMES.has(n)
+    || functionKind(n) !== undefined || cg.vars.isDeclaredGlobal(n) || cg.types.inlines.has(n) || cg.types.enumerators.has(n);
+}
+
 /** Is this name one D's global identifier table has (libdtrace's pcb_globals) before the script's own? */
 function isKnownName(cg: CodeGenerator, n: string): boolean {
-  return BUILTIN_IDENTS.has(n) || SUBROUTINE_BY_NAME.has(n) || ACTION_PROTOTYPES.has(n) || AGG_FUNCTION_NAMES.has(n)
-    || cg.global(n) !== undefined || cg.types.inlines.has(n) || cg.types.enumerators.has(n);
+  return n === 'NULL' || isGlobalIdentifier(cg, n) || cg.global(n) !== undefined;
 }

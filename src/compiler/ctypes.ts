@@ -39,6 +39,11 @@ const BASE_TYPES: Record<string, DType> = {
   void: VOID, string: STRING,
 };
 
+/** Does a scoping module (perhaps with the parser's leading mark kept) name D's own types? */
+function isDModule(module: string | undefined): boolean {
+  return module !== undefined && module.replace(/^`+/, '') === 'D';
+}
+
 /** D's built-in typedefs (LP64), and a few the Solaris-derived D library always had. */
 const D_TYPEDEFS: Record<string, DType> = {
   int8_t: intType(1, true, 'int8_t'), uint8_t: intType(1, false, 'uint8_t'),
@@ -106,6 +111,8 @@ export class TypeScope {
   /** Translator definitions (translators.ts). */
   readonly translators: TranslatorSet = { list: [] };
   private readonly kernelTypes = new Map<string, Map<number, DType>>();
+  /** Whether the program declared a global variable (scalar or array) of this name; set by the code generator. */
+  isGlobal: (name: string) => boolean = () => false;
   private readonly defined = new WeakMap<A.TypeSpecifier, StructDef | EnumDef>();
   private readonly kernel: () => Btf | undefined;
   private kernelLoaded: Btf | undefined | null = null;
@@ -148,14 +155,17 @@ export class TypeScope {
    * struct/union/enum definitions without declarators); false when it declares variables,
    * which are the variables' code's business (its base type is defined here first).
    */
-  declare(d: A.Declaration): boolean {
+  declare(d: A.Declaration, program = false): boolean {
     this.resolveNamed(d.base); // defines the struct, union or enum the declaration carries
     if (d.storage === 'typedef') {
       for (const decl of d.declarators) {
         const t = this.resolve(decl.type);
-        // D's built-in typedefs are the C scope's, as the kernel's are: a program's own typedef
-        // of one of those names (size_t in <stddef.h>, pid_t in <sys/types.h>) hides it.
-        if (this.typedefs.has(decl.name)) fail('D_DECL_IDRED', `identifier redeclared: ${decl.name}`, decl);
+        // The program's own text may not name a type anew, be it D's or the kernel's; a file it
+        // includes (a cpp marker names it) may: its typedefs are the C scope's, where one of
+        // those names (size_t in <stddef.h>, pid_t in <sys/types.h>) hides D's. The library is
+        // not asked about the kernel's names (its typedefs are D's own).
+        const taken = this.typedefs.has(decl.name) || (program && decl.file === undefined && this.isTypeName(decl.name));
+        if (taken) fail('D_DECL_IDRED', `typedef redeclared: ${decl.name}`, decl);
         this.typedefs.set(decl.name, named(t, decl.name));
       }
       return true;
@@ -193,7 +203,7 @@ export class TypeScope {
     }
     const t = this.resolve(def.type);
     if (redefined)
-      fail('D_DECL_IDRED', `identifier redefined: ${def.name}\n\t current: inline definition\n\tprevious: scalar ${this.inlines.has(def.name) ? 'inline' : ''}`, def);
+      fail('D_DECL_IDRED', `identifier redefined: ${def.name}\n\t current: inline definition\n\tprevious: ${this.enumerators.has(def.name) ? 'enumerator' : 'scalar'} ${this.inlines.has(def.name) || this.enumerators.has(def.name) ? 'inline' : ''}`, def);
     if (t.kind === 'void') fail('D_DECL_VOIDOBJ', `cannot declare void inline: ${def.name}`, def);
     if (t.kind === 'array' && t.count === 0)
       fail('D_DECL_ARRNULL', `inline declaration requires array tuple signature: ${def.name}`, def);
@@ -464,6 +474,8 @@ export class TypeScope {
 
   private structRef(union: boolean, tag: string, module: string | undefined, at: At): StructDef {
     const key = `${union ? 'union' : 'struct'} ${tag}`;
+    // struct D`s: D's module holds the program's own types, over the kernel's (its parent).
+    if (isDModule(module)) module = undefined;
     if (module === undefined) {
       const own = this.structs.get(key);
       if (own && own.complete) return own;
@@ -515,7 +527,7 @@ export class TypeScope {
       }
       // twice in one enum: the type library refuses it before the scope is asked
       if (def.values.has(e.name)) fail('D_UNKNOWN', `failed to define enumerator '${e.name}': Duplicate member or variable name.`, e);
-      if (this.enumerators.has(e.name) || this.inlines.has(e.name) || BUILTIN_IDENTS.has(e.name))
+      if (this.enumerators.has(e.name) || this.inlines.has(e.name) || BUILTIN_IDENTS.has(e.name) || this.isGlobal(e.name))
         fail('D_DECL_IDRED', `identifier redeclared: ${e.name}`, e);
       def.values.set(e.name, value);
       this.enumerators.set(e.name, { value, type });
@@ -525,6 +537,7 @@ export class TypeScope {
   }
 
   private enumRef(tag: string, module: string | undefined, at: At): EnumDef {
+    if (isDModule(module)) module = undefined; // (as struct D`s)
     if (module === undefined) {
       const own = this.enums.get(tag);
       if (own) return own;

@@ -807,7 +807,8 @@ class DParser extends EmbeddedActionsParser {
         ALT: () => {
           const kw = this.CONSUME(L.Kw.offsetof);
           this.CONSUME2(L.LParen);
-          const type = this.SUBRULE(this.typeName, { ARGS: [true] });
+          // A name offsetof( ) is given must be a type already (an unknown one is a syntax error).
+          const type = this.SUBRULE(this.typeName, { ARGS: [false] });
           this.CONSUME(L.Comma);
           const member = this.CONSUME3(L.Identifier);
           this.CONSUME2(L.RParen);
@@ -835,7 +836,7 @@ class DParser extends EmbeddedActionsParser {
 
   /**
    * Declaration specifiers; storage classes only when allowStorage. With forceType, where the
-   * grammar requires a type (members, parameters, translators, xlate, offsetof), a leading name is
+   * grammar requires a type (members, parameters, translators, xlate), a leading name is
    * taken as a typedef name even when not known to be one.
    */
   specifiers = this.RULE('specifiers', (allowStorage: boolean = true, forceType: boolean = false): Specifiers => {
@@ -1003,7 +1004,12 @@ class DParser extends EmbeddedActionsParser {
   });
 
   enumerator = this.RULE('enumerator', (): A.Enumerator => {
+    // A type name is lexed as one (dt_lex.l id_or_type), which no enumerator may be.
+    const typeName = this.ACTION(() => this.identIsType(1));
     const name = this.CONSUME(L.Identifier);
+    this.ACTION(() => {
+      if (typeName) throw syntaxError(name);
+    });
     let value: A.Expression | null = null;
     this.OPTION(() => {
       this.CONSUME(L.Assign);
@@ -1489,14 +1495,14 @@ export function parse(source: string, fileOrOptions?: string | ParseOptions, mor
         const at = adjacentWords(t, lexed.tokens);
         failure = tokenFailure(at, source, control.marks);
         castHint(failure.error, at, lexed.tokens);
-        identifierNear(failure.error, at, lexed.tokens, source, options.isKnownName);
+        identifierNear(failure.error, at, lexed.tokens, source, options.isKnownName, (n) => parser.isTypeName(n));
       }
     } catch (e) {
       if (!(e instanceof DtraceError)) throw e;
       failure = AT_END.has(e) ? endFailure(source, control.marks) : { offset: offsetOfError(e, lexed.tokens), error: e };
       const t = lexed.tokens.find((x) => x.startOffset === failure!.offset);
       if (t) castHint(e, t, lexed.tokens);
-      if (t) identifierNear(e, t, lexed.tokens, source, options.isKnownName);
+      if (t) identifierNear(e, t, lexed.tokens, source, options.isKnownName, (n) => parser.isTypeName(n));
     }
 
     const newTypes = parser.declaredTypedefs.filter((n) => !scriptTypes.has(n));
@@ -1576,16 +1582,24 @@ const IDENT_FOLLOWERS = new Set(['=', '[', ';', '++', '--', ',']);
  * already known (built-ins, functions, globals, and identifiers an earlier peek saw assigned or
  * declared) and member names after `->` or `.`, or tags after struct/union/enum, are not peeked past.
  */
-function identifierNear(e: DtraceError, t: IToken, tokens: IToken[], source: string, known?: (n: string) => boolean): void {
+function identifierNear(e: DtraceError, t: IToken, tokens: IToken[], source: string, known?: (n: string) => boolean,
+  isType?: (n: string) => boolean): void {
   if (e.tag !== ErrorTags.D_SYNTAX || e.message !== `syntax error near "${t.image}"` || e.hint !== undefined) return;
   if (t.tokenType !== L.Identifier && t.tokenType !== L.OuterTypeName) return;
   const i = tokens.indexOf(t);
   const prev = i > 0 ? tokens[i - 1].image : '';
   if (['->', '.', 'struct', 'union', 'enum'].includes(prev)) return;
+  // A type name is always peeked past (to tell a type from a variable named like one).
+  if (isType?.(t.image)) return peekPast(e, t, source);
   if (known?.(t.image)) return;
   for (let k = 0; k < i; k++) {
     if (tokens[k].image === t.image && tokens[k].tokenType === t.tokenType && IDENT_FOLLOWERS.has(tokens[k + 1]?.image ?? '')) return;
   }
+  peekPast(e, t, source);
+}
+
+/** The message of a syntax error at identifier `t`, its text running on to the end of the line. */
+function peekPast(e: DtraceError, t: IToken, source: string): void {
   let j = t.startOffset + t.image.length;
   let blanks = 0;
   let newlines = 0;

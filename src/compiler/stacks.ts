@@ -41,7 +41,11 @@ export const STACK_TYPE: DType = { kind: 'int', name: 'stack', size: 8, signed: 
 /** Is this call one of the stack or symbol actions? */
 export function isStackCall(e: A.Expression): e is A.Call & { callee: A.Identifier } {
   if (e.kind !== 'Call' || e.callee.kind !== 'Identifier') return false;
-  const n = e.callee.name;
+  return isStackActionName(e.callee.name);
+}
+
+/** Does this name one of the stack or symbol actions (func, sym, uaddr, ...)? */
+export function isStackActionName(n: string): boolean {
   return n === 'stack' || n === 'ustack' || n === 'jstack' || n in SYMBOL_ACTIONS;
 }
 

@@ -272,6 +272,9 @@ export function addressOf(g: DifoGen, e: A.Unary): Val {
     p = symbolPlace(g, o);
     return { reg: p.reg, type: pointerTo(p.type) };
   }
+  // An inline or an enumerator names a value, which has no address.
+  if (o.kind === 'Identifier' && (scope(g).inlines.has(o.name) || scope(g).enumerators.has(o.name)))
+    throw err('D_ADDROF_LVAL', 'unacceptable operand for unary & operator', e);
   if (o.kind === 'Identifier' || o.kind === 'ThreadLocal' || o.kind === 'ClauseLocal' || o.kind === 'Aggregation')
     throw err('D_ADDROF_VAR', 'cannot take address of dynamic variable', e);
   if (o.kind === 'Xlate') throw err('D_ADDROF_VAR', 'cannot take address of dynamic object', e);
@@ -515,9 +518,11 @@ export function sizeofExpression(g: DifoGen, e: A.SizeofExpression): Val {
 export function offsetof(g: DifoGen, e: A.Offsetof): Val {
   const t = scope(g).resolve(e.type.type);
   if (t.kind !== 'struct') throw err('D_OFFSETOF_TYPE', 'offsetof operand must be a struct or union type', e);
+  // A struct or union only declared (struct nosuch) has no members to take an offset of.
   const def = scope(g).complete(t.def);
-  const m = def ? scope(g).member(def, e.member) : undefined;
-  if (!m) throw err('D_UNKNOWN', `failed to determine offset of ${e.member}: ${def ? 'Member name not found.' : 'Type is not a struct or union'}`, e);
+  if (!def) throw err('D_OFFSETOF_TYPE', 'offsetof operand must be a struct or union type', e);
+  const m = scope(g).member(def, e.member);
+  if (!m) throw err('D_UNKNOWN', `failed to determine offset of ${e.member}: Member name not found.`, e);
   if (m.bits) throw err('D_OFFSETOF_BITFIELD', `cannot take offset of a bit-field: ${e.member}`, e);
   return constantVal(g, Math.floor(m.bitOffset / 8), INT, e);
 }

@@ -47,6 +47,8 @@ export class Variables {
   private arrays = new Map<string, Variable>(); // global associative arrays
   private tls = new Map<string, Variable>();
   private locals = new Map<string, Variable>();
+  /** Globals a declaration named (not those a clause merely assigned). */
+  private declaredGlobals = new Set<string>();
   private nextTls = D.DIF_VAR_OTHER_UBASE;
   private nextLocal = D.DIF_VAR_OTHER_UBASE;
 
@@ -153,12 +155,18 @@ export class Variables {
   // ---------------------------------------------------------------- declarations
 
   /** Variable declarations at program level: storage null (global), self or this. */
-  declare(d: A.Declaration): void {
+  declare(d: A.Declaration, program = false): void {
     const scope: Scope = d.storage === 'self' ? 'thread' : d.storage === 'this' ? 'local' : 'global';
     for (const decl of d.declarators) {
       const t = decl.type;
       const at = decl as unknown as A.Expression;
-      if (scope === 'global') this.refuseBuiltinName(decl.name, t, decl);
+      // (The library is not asked about the kernel's type names: its variables are few and known.)
+      if (program && this.cg.types.isTypeName(decl.name))
+        throw err('D_DECL_IDRED', `typedef identifier redeclared: ${decl.name}`, decl);
+      if (scope === 'global') {
+        this.refuseBuiltinName(decl.name, t, decl);
+        this.declaredGlobals.add(decl.name);
+      }
       if (t.kind === 'ArrayType' && t.keys) {
         if (scope === 'local') throw err('D_DECL_LOCASSC', `associative arrays may not be declared as local variables: ${decl.name}`, decl);
         const type = resolveType(t.of, at);
@@ -199,12 +207,21 @@ export class Variables {
   private refuseBuiltinName(name: string, t: A.TypeExpression, decl: A.Position): void {
     if (isBuiltinName(name) && !(D_1_1_NAMES.has(name) && olderThan(this.cg.option('version'), [1, 1])))
       throw err('D_DECL_IDRED', `built-in identifier redeclared: ${name}`, decl);
+    // An inline or an enumerator is a global scalar of its type: an array of its name, or a
+    // scalar of another type, redeclares it (an inline of the same type may be declared).
     const inline = this.cg.types.inlines.get(name);
-    if (inline && t.kind !== 'ArrayType') {
-      const type = resolveType(t, decl as unknown as A.Expression);
-      if (!sameType(type, inline.type))
-        throw err('D_DECL_IDRED', `identifier redeclared: ${name}\n\t current: scalar ${typeName(type)}\n\tprevious: scalar ${typeName(inline.type)}`, decl);
-    }
+    const enumerator = this.cg.types.enumerators.get(name);
+    const previous = inline ? { kind: 'scalar', type: inline.type } : enumerator ? { kind: 'enumerator', type: enumerator.type } : undefined;
+    if (!previous) return;
+    const array = t.kind === 'ArrayType' && t.keys !== null;
+    const type = resolveType(t.kind === 'ArrayType' && t.keys ? t.of : t, decl as unknown as A.Expression);
+    if (array || enumerator || !sameType(type, previous.type))
+      throw err('D_DECL_IDRED', `identifier redeclared: ${name}\n\t current: ${array ? 'associative array' : 'scalar'} ${typeName(type)}\n\tprevious: ${previous.kind} ${typeName(previous.type)}`, decl);
+  }
+
+  /** Did the program (or the library) declare a global variable of this name? */
+  isDeclaredGlobal(name: string): boolean {
+    return this.declaredGlobals.has(name);
   }
 
   /** DTrace names each side by its kind and type: "scalar int", "associative array int". */
