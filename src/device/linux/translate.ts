@@ -808,14 +808,24 @@ export class ProbeTranslator {
       a.place(r.at);
       if (size === 0n) { a.ja(done); return; }
       r.base();
-      a.movImm(R2, Number(size));
-      this.getReg(R3, r1);
-      a.call(HELPER.probe_read_kernel);
-      a.jmpImm(JMP.JEQ, R0, 0, done);
-      this.getReg(R1, r1);
-      fault(D.DTRACEFLT_BADADDR, R1);
+      this.copyOrFault(Number(size), (reg) => this.getReg(reg, r1), fault, done);
     });
     a.place(done);
+  }
+
+  /**
+   * Copy `size` bytes from the kernel address `src` puts in a register to where R1 points, then
+   * on to `ok`; a source that cannot be read is an invalid address fault at that address (a
+   * by-reference value copied into a variable, a key or a COPYS destination).
+   */
+  copyOrFault(size: number, src: (reg: number) => void, fault: (code: number, addrReg?: number) => void, ok: Label): void {
+    const a = this.a;
+    a.movImm(R2, size);
+    src(R3);
+    a.call(HELPER.probe_read_kernel);
+    a.jmpImm(JMP.JEQ, R0, 0, ok);
+    src(R1);
+    fault(D.DTRACEFLT_BADADDR, R1);
   }
 
   /** Load DIF register r into BPF register reg (%r0 reads as zero). */

@@ -266,12 +266,8 @@ export function loadStringSlot(a: BpfAsm, readMark: () => void): void {
 function copyBytes(t: ProbeTranslator, off: number, size: number, reg: number, fault: Fault): void {
   const a = t.a;
   const ok = a.label('dvar.copied');
-  a.mov(R1, R8), a.aluImm(ALU.ADD, R1, off), a.movImm(R2, size);
-  t.getReg(R3, reg);
-  a.call(HELPER.probe_read_kernel);
-  a.jmpImm(JMP.JEQ, R0, 0, ok);
-  t.getReg(R1, reg);
-  fault(D.DTRACEFLT_BADADDR, R1);
+  a.mov(R1, R8), a.aluImm(ALU.ADD, R1, off);
+  t.copyOrFault(size, (r) => t.getReg(r, reg), fault, ok);
   a.place(ok);
 }
 
@@ -307,12 +303,7 @@ function buildKey(t: ProbeTranslator, env: VariableEnv, scope: number, kind: num
         throw new TranslateError('associative array keys passed by reference must be strings or of constant size', t.ecbIndex, t.actionIndex);
       const ok = a.label('key.read');
       a.mov(R1, R8), a.aluImm(ALU.ADD, R1, key + off);
-      a.movImm(R2, entry.size);
-      a.ldx(8, R3, R8, mem.tuple + 8 * i);
-      a.call(HELPER.probe_read_kernel);
-      a.jmpImm(JMP.JEQ, R0, 0, ok);
-      a.ldx(8, R1, R8, mem.tuple + 8 * i);
-      fault(D.DTRACEFLT_BADADDR, R1);
+      t.copyOrFault(entry.size, (r) => a.ldx(8, r, R8, mem.tuple + 8 * i), fault, ok);
       a.place(ok);
       off += roundUp(entry.size, 8);
     } else if (entry.byRef) {
