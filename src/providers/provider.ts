@@ -89,6 +89,11 @@ export type ArgSource =
   | { kind: 'negated'; offset: number }
   /** A raw tracepoint's argument `index` (a u64 of the context; __data not counted). */
   | { kind: 'raw'; index: number }
+  /**
+   * The u64 at `offset` in the struct pt_regs the current thread entered the kernel with (the
+   * top of its kernel stack): a system call's arguments and number, read at raw_syscalls.
+   */
+  | { kind: 'entryRegister'; offset: number }
   /** The u64 at `offset` in the kernel object a raw tracepoint argument points to (0 if unreadable). */
   | { kind: 'rawDeref'; index: number; offset: number }
   /**
@@ -135,19 +140,19 @@ export type ArgSource =
   | { kind: 'none' };
 
 /**
- * Another way to reach a probe (syscall entry and return): one program on the shared tracepoint
- * `group`/`event` that picks a probe by the u64 at context offset `keyOffset` equal to `key`
- * (the system call number). The probe's args read the same record layout from there.
+ * Another way to reach a probe (syscall entry and return): one program on the shared raw
+ * tracepoint `event` that picks a probe by a key equal to `key` (the system call number), read
+ * from `keyFrom` (the context's argument, or a register the thread entered the kernel with). The
+ * probe's args read the same context from there.
  */
 export interface Dispatch {
-  group: string;
   event: string;
-  keyOffset: number;
+  keyFrom: Extract<ArgSource, { kind: 'raw' | 'entryRegister' }>;
   key: number;
-  /** Where the shared record holds each argument, for every probe routed through it. */
+  /** Where the shared context holds each argument, for every probe routed through it. */
   args: ProbeArg[];
   /**
-   * Records to leave alone: those of a task whose u32 at `offset` in its task_struct has a bit of
+   * Firings to leave alone: those of a task whose u32 at `offset` in its task_struct has a bit of
    * `mask` set (32-bit system calls on x86_64 are numbered differently, and the per-call
    * tracepoints ignore them too).
    */
@@ -205,11 +210,13 @@ export interface Probe {
 
 /**
  * A condition for a probe to fire: `size` bytes at `offset` in the probe's context (or, with
- * `arg`, the value of argN as loaded), masked by `mask` when given, compared with `value` (default
+ * `arg`, the value of argN as loaded; with `in`, in the current task_struct or the pt_regs the
+ * thread entered the kernel with), masked by `mask` when given, compared with `value` (default
  * 0) by `op` (default 'ne'; 'gt' compares unsigned).
  */
 export interface Guard {
   offset?: number;
+  in?: 'task' | 'entryRegisters';
   size?: 1 | 2 | 4 | 8;
   arg?: number;
   /** The value is read at this offset in the kernel object the u64 at `offset` (or argN) points to. */

@@ -1,24 +1,26 @@
 // The syscall provider: syscall:vmlinux:NAME:entry|return for every syscalls/sys_enter_NAME and
 // syscalls/sys_exit_NAME tracepoint.
 //
-// Entry probes: arg0..argN are the sys_enter_NAME record's fields after __syscall_nr, typed as the
-// format file declares them. Return probes: arg0 and arg1 are both the return value (the
-// sys_exit_NAME `long ret` field); args[0] is typed `long`, arg1 is untyped as in DTrace for Linux.
-// Format files are read only when a probe's args are first used, so listing stays fast.
+// Entry probes: arg0..argN are the system call's arguments, typed as the sys_enter_NAME format
+// declares its fields after __syscall_nr. Return probes: arg0 and arg1 are both the return value
+// (the sys_exit_NAME `long ret` field); args[0] is typed `long`, arg1 is untyped as in DTrace for
+// Linux. Format files are read only when a probe's args are first used, so listing stays fast.
 //
-// Every probe can also be reached through raw_syscalls:sys_enter / sys_exit, whose records put the
-// system call number at offset 8 and the arguments (or the return value) from offset 16, the same
-// offsets as the per-call records: the bridge uses that to enable many system calls with one
-// attached program (see src/device/linux/dispatch.ts). errno on return is computed from `ret`.
+// Where the system call's number is known (x86_64), a probe fires from the raw tracepoints
+// sys_enter and sys_exit (BPF_PROG_TYPE_RAW_TRACEPOINT, context u64[]{ regs, id } and
+// { regs, ret }) for its number, not from its own tracepoint: a tracepoint program holds the CPU's
+// bpf_prog_active while it runs, and the kernel silently skips a profile or tick program whose
+// timer lands then, so under a system call storm tick-1s fired 12 times in 15 s (issue 21). A raw
+// tracepoint program only refuses to run inside itself. Arguments are read from the registers the
+// thread entered the kernel with, as the per-call tracepoints read them, and the number on return
+// from orig_ax, as they do. Many probes share one program per raw tracepoint (dispatch.ts); 32-bit
+// system calls, numbered differently, are left alone, as the per-call tracepoints leave them.
 
-import { type Dispatch, type Probe, type ProbeArg, type Provider } from './provider.js';
+import type { Attach, Dispatch, Guard, Probe, ProbeArg, Provider } from './provider.js';
 import { attr, type ProviderAttributes } from '../abi/stability.js';
 import { loadKernelBtf } from '../btf/btf.js';
 import { syscallNumbers } from './syscall-numbers.js';
-import { TracepointProbe } from './tracepoint-probe.js';
-import { listEvents, tracefsRoot, type FormatField } from './tracefs.js';
-
-export { TracepointProbe };
+import { eventFormat, listEvents, tracefsRoot, type FormatField } from './tracefs.js';
 
 const ATTRIBUTES: ProviderAttributes = {
   provider: attr('Evolving', 'Evolving', 'Common'),
@@ -29,11 +31,10 @@ const ATTRIBUTES: ProviderAttributes = {
 };
 
 const GROUP = 'syscalls';
-const RAW_GROUP = 'raw_syscalls';
-/** Offset of the system call number in raw_syscalls records; `ret` follows it at 16. */
-const RAW_ID_OFFSET = 8;
+/** Offset of `ret` in a sys_exit_NAME record. */
 const RET_OFFSET = 16;
-const RAW_ARGS_OFFSET = 16;
+/** The raw tracepoints' context: u64 regs, then the number (sys_enter) or the return value (sys_exit). */
+const RAW_SECOND = 1;
 const ENTER = 'sys_enter_';
 const EXIT = 'sys_exit_';
 
@@ -55,23 +56,109 @@ export function returnArgs(fields: FormatField[]): ProbeArg[] {
   return [fieldArg(0, ret.type, ret), fieldArg(1, null, ret)];
 }
 
-/** raw_syscalls records: sys_enter's `unsigned long args[6]` and sys_exit's `long ret`, at 16. */
-const RAW_ENTRY_ARGS: ProbeArg[] = Array.from({ length: 6 }, (_, i) => ({
-  index: i, type: null, from: { kind: 'field', offset: RAW_ARGS_OFFSET + 8 * i, size: 8, signed: false },
-}));
-const RAW_RETURN_ARGS: ProbeArg[] = [0, 1].map((index) => ({
-  index, type: null, from: { kind: 'field', offset: RET_OFFSET, size: 8, signed: true },
-}));
+/** Where struct pt_regs holds a system call's arguments and its number (orig_ax on return). */
+export interface EntryRegisters {
+  args: number[];
+  nr: number;
+  /** Task_struct word and bit of a 32-bit system call in progress (TS_COMPAT of thread_info.status). */
+  compat: { offset: number; mask: number };
+}
 
+/** x86_64's system call argument registers, in order (syscall_get_arguments). */
+const X86_64_ARGS = ['di', 'si', 'dx', 'r10', 'r8', 'r9'];
 /** x86's TS_COMPAT in thread_info.status: the task is in a 32-bit system call. */
 const TS_COMPAT = 0x0002;
-let compatFlag: Dispatch['skipTask'] | null = null;
+let entryRegs: EntryRegisters | null | undefined;
 
-/** Where the raw syscall dispatcher finds that a system call is a 32-bit one (x86_64 only). */
-function compatSyscallFlag(): Dispatch['skipTask'] {
-  if (process.arch !== 'x64') return undefined;
-  compatFlag ??= { offset: loadKernelBtf().memberPath('task_struct', 'thread_info.status').byteOffset, mask: TS_COMPAT };
-  return compatFlag;
+/** This machine's EntryRegisters, from BTF; null where only the per-call tracepoints are used. */
+export function entryRegisters(): EntryRegisters | null {
+  if (entryRegs !== undefined) return entryRegs;
+  if (process.arch !== 'x64') return (entryRegs = null);
+  const btf = loadKernelBtf();
+  const at = (m: string) => btf.memberPath('pt_regs', m).byteOffset;
+  return (entryRegs = {
+    args: X86_64_ARGS.map(at), nr: at('orig_ax'),
+    compat: { offset: btf.memberPath('task_struct', 'thread_info.status').byteOffset, mask: TS_COMPAT },
+  });
+}
+
+/** Entry arguments: each from its entry register (typed as given; the dispatcher's untyped). */
+export function rawEntryArgs(typed: Omit<ProbeArg, 'from'>[], regs: EntryRegisters): ProbeArg[] {
+  return typed.map((a) => ({ ...a, from: { kind: 'entryRegister', offset: regs.args[a.index] } }));
+}
+
+/** Return values: the raw tracepoint's second argument. */
+export function rawReturnArgs(typed: Omit<ProbeArg, 'from'>[]): ProbeArg[] {
+  return typed.map((a) => ({ ...a, from: { kind: 'raw', index: RAW_SECOND } }));
+}
+
+/** arg0..arg{n-1}, untyped. */
+function untyped(n: number): Omit<ProbeArg, 'from'>[] {
+  return Array.from({ length: n }, (_, index) => ({ index, type: null }));
+}
+
+/** A system call's entry or return probe. */
+class SyscallProbe implements Probe {
+  id = 0;
+  readonly provider = 'syscall';
+  readonly module = 'vmlinux';
+  private cachedArgs: ProbeArg[] | null = null;
+  private cachedRaw: { nr: number; regs: EntryRegisters } | null | undefined;
+
+  constructor(readonly func: string, readonly name: 'entry' | 'return', private readonly root: string) {}
+
+  private get entry(): boolean {
+    return this.name === 'entry';
+  }
+
+  /** Its number and the registers, when it fires from the raw tracepoints. */
+  private get raw(): { nr: number; regs: EntryRegisters } | null {
+    if (this.cachedRaw !== undefined) return this.cachedRaw;
+    const nr = syscallNumbers().numbers?.get(this.func);
+    const regs = nr === undefined ? null : entryRegisters();
+    return (this.cachedRaw = nr !== undefined && regs ? { nr, regs } : null);
+  }
+
+  get attach(): Attach {
+    if (this.raw) return { kind: 'rawTracepoint', event: this.entry ? 'sys_enter' : 'sys_exit' };
+    return { kind: 'tracepoint', group: GROUP, event: (this.entry ? ENTER : EXIT) + this.func };
+  }
+
+  get args(): ProbeArg[] {
+    if (this.cachedArgs) return this.cachedArgs;
+    const fields = eventFormat(GROUP, (this.entry ? ENTER : EXIT) + this.func, this.root).fields;
+    const typed = this.entry ? entryArgs(fields) : returnArgs(fields);
+    const raw = this.raw;
+    return (this.cachedArgs = !raw ? typed : this.entry ? rawEntryArgs(typed, raw.regs) : rawReturnArgs(typed));
+  }
+
+  /** From the raw tracepoints: this system call's number, and not a 32-bit one. */
+  get guard(): Guard[] | undefined {
+    const raw = this.raw;
+    if (!raw) return undefined;
+    const { regs, nr } = raw;
+    const key: Guard = this.entry ? { offset: 8 * RAW_SECOND, size: 8, value: nr, op: 'eq' }
+      : { in: 'entryRegisters', offset: regs.nr, size: 8, value: nr, op: 'eq' };
+    return [key, { in: 'task', offset: regs.compat.offset, size: 4, mask: regs.compat.mask, op: 'eq' }];
+  }
+
+  get errno(): Probe['errno'] {
+    if (this.entry) return undefined;
+    return { offset: this.raw ? 8 * RAW_SECOND : RET_OFFSET };
+  }
+
+  dispatch(): Dispatch | null {
+    const raw = this.raw;
+    if (!raw) return null;
+    const { regs, nr } = raw;
+    return {
+      event: this.entry ? 'sys_enter' : 'sys_exit',
+      keyFrom: this.entry ? { kind: 'raw', index: RAW_SECOND } : { kind: 'entryRegister', offset: regs.nr },
+      key: nr,
+      args: this.entry ? rawEntryArgs(untyped(regs.args.length), regs) : rawReturnArgs(untyped(2)),
+      skipTask: regs.compat,
+    };
+  }
 }
 
 export class SyscallProvider implements Provider {
@@ -92,27 +179,9 @@ export class SyscallProvider implements Provider {
     }
     const names = [...new Set([...entries, ...exits])].sort();
     const probes: Probe[] = [];
-    const route = (name: string, event: string) => (): Dispatch | null => {
-      const nr = syscallNumbers().numbers?.get(name);
-      if (nr === undefined) return null;
-      // skipTask reads BTF: only when a dispatcher is built, not for every enabled probe.
-      const args = event === 'sys_enter' ? RAW_ENTRY_ARGS : RAW_RETURN_ARGS;
-      return { group: RAW_GROUP, event, keyOffset: RAW_ID_OFFSET, key: nr, args, get skipTask() { return compatSyscallFlag(); } };
-    };
     for (const name of names) {
-      if (entries.has(name)) {
-        const attach = { kind: 'tracepoint', group: GROUP, event: ENTER + name } as const;
-        probes.push(new TracepointProbe('syscall', 'vmlinux', name, 'entry', attach, entryArgs, root, {
-          dispatch: route(name, 'sys_enter'),
-        }));
-      }
-      if (exits.has(name)) {
-        const attach = { kind: 'tracepoint', group: GROUP, event: EXIT + name } as const;
-        probes.push(new TracepointProbe('syscall', 'vmlinux', name, 'return', attach, returnArgs, root, {
-          errno: { offset: RET_OFFSET },
-          dispatch: route(name, 'sys_exit'),
-        }));
-      }
+      if (entries.has(name)) probes.push(new SyscallProbe(name, 'entry', root));
+      if (exits.has(name)) probes.push(new SyscallProbe(name, 'return', root));
     }
     return probes;
   }

@@ -78,6 +78,15 @@ export class KernelSymbols {
     return { object: s.module, name: s.name, start: s.addr };
   }
 
+  /** The code range [start, next symbol) of a vmlinux function; null when unknown or hidden. */
+  extent(name: string): [bigint, bigint] | null {
+    const i = this.syms.findIndex((s) => s.name === name && s.module === 'vmlinux');
+    if (i < 0 || i === this.syms.length - 1) return null;
+    let j = i + 1;
+    while (j < this.syms.length && this.syms[j].addr === this.syms[i].addr) j++;
+    return j < this.syms.length ? [this.syms[i].addr, this.syms[j].addr] : null;
+  }
+
   /** The lowest address of the module pc lies in (how mod() keys are told apart). */
   moduleBase(pc: bigint): bigint | null {
     const i = floorIndex(this.syms, pc, (s) => s.addr);

@@ -65,6 +65,25 @@ describe('BPF clean-up passes', () => {
     expect(listing(a)).toEqual(['r8 mov r1', 'r2 mov 7', '*(u64 *)[r8+16] = r2', 'r1 mov 3', 'call ktime_get_ns', 'exit']);
   });
 
+  test('an entry register nobody reads goes, the calls that found it included; one read stays', () => {
+    const build = (read: boolean) => {
+      const a = new BpfAsm();
+      a.mov(R8, R1);
+      a.call(HELPER.get_current_task_btf);
+      a.mov(R1, R0);
+      a.call(HELPER.task_pt_regs);
+      a.ldx(8, R0, R0, 112);
+      a.stx(8, R8, 8, R0);
+      if (read) a.ldx(8, R0, R8, 8);
+      else a.movImm(R0, 0);
+      a.exit();
+      optimize(a, { self: 0, memSlots: [{ off: 8, size: 8 }], stackZeroing: [] });
+      return listing(a);
+    };
+    expect(build(false)).toEqual(['r0 mov 0', 'exit']);
+    expect(build(true)).toHaveLength(8);
+  });
+
   test('a chain of dead values and a value only an unread stack store reads are all dropped', () => {
     const a = new BpfAsm();
     a.ldx(8, R1, R1, 0); // read only by the next, which is dead: dead too

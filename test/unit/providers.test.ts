@@ -143,31 +143,41 @@ describe('probe registry', () => {
     expect(a.id).toBeGreaterThan(3);
   });
 
-  test('syscall::getppid:entry is one tracepoint probe with no arguments', () => {
+  // x86_64: the raw tracepoints sys_enter/sys_exit, filtered by the call's number (getppid 110,
+  // read 0) and leaving 32-bit calls alone (TS_COMPAT of thread_info.status, task_struct + 16).
+  const compat = { in: 'task', offset: 16, size: 4, mask: 2, op: 'eq' };
+
+  test('syscall::getppid:entry is one probe with no arguments, at sys_enter for its number', () => {
     const m = registry.match(spec('syscall::getppid:entry'));
     expect(m).toHaveLength(1);
     expect(m[0]).toMatchObject({ provider: 'syscall', module: 'vmlinux', func: 'getppid', name: 'entry' });
-    expect(m[0].attach).toEqual({ kind: 'tracepoint', group: 'syscalls', event: 'sys_enter_getppid' });
+    expect(m[0].attach).toEqual({ kind: 'rawTracepoint', event: 'sys_enter' });
+    expect(m[0].guard).toEqual([{ offset: 8, size: 8, value: 110, op: 'eq' }, compat]);
     expect(m[0].args).toEqual([]);
   });
 
-  test('syscall::read:entry arguments are the record fields fd, buf, count', () => {
+  test('syscall::read:entry arguments are fd, buf, count, typed as the record fields, from the entry registers', () => {
     const [p] = registry.match(spec('syscall:vmlinux:read:entry'));
+    // pt_regs: di at 112, si at 104, dx at 96
     expect(p.args).toEqual([
-      { index: 0, type: 'unsigned int', from: { kind: 'field', offset: 16, size: 8, signed: false } },
-      { index: 1, type: 'char *', from: { kind: 'field', offset: 24, size: 8, signed: false } },
-      { index: 2, type: 'size_t', from: { kind: 'field', offset: 32, size: 8, signed: false } },
+      { index: 0, type: 'unsigned int', from: { kind: 'entryRegister', offset: 112 } },
+      { index: 1, type: 'char *', from: { kind: 'entryRegister', offset: 104 } },
+      { index: 2, type: 'size_t', from: { kind: 'entryRegister', offset: 96 } },
     ]);
+    expect(p.errno).toBeUndefined();
   });
 
-  test('syscall::read:return arg0 and arg1 are both the return value', () => {
+  test('syscall::read:return arg0 and arg1 are both the return value; the number is orig_ax', () => {
     const [p] = registry.match(spec('syscall::read:return'));
-    expect(p.attach).toEqual({ kind: 'tracepoint', group: 'syscalls', event: 'sys_exit_read' });
-    const ret = { kind: 'field', offset: 16, size: 8, signed: true };
+    expect(p.attach).toEqual({ kind: 'rawTracepoint', event: 'sys_exit' });
+    expect(p.guard).toEqual([{ in: 'entryRegisters', offset: 120, size: 8, value: 0, op: 'eq' }, compat]);
+    const ret = { kind: 'raw', index: 1 };
     expect(p.args).toEqual([
       { index: 0, type: 'long', from: ret },
       { index: 1, type: null, from: ret },
     ]);
+    expect(p.errno).toEqual({ offset: 8 });
+    expect(p.dispatch?.()).toMatchObject({ event: 'sys_exit', keyFrom: { kind: 'entryRegister', offset: 120 }, key: 0 });
   });
 
   test('syscall::*read*:entry matches read, pread64, readv, ... entries only', () => {

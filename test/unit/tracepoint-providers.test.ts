@@ -113,8 +113,8 @@ describe('system call numbers', () => {
 describe('dispatch', () => {
   const probe = (id: number, key: number | null, event = 'sys_enter'): Probe => ({
     id, provider: 'syscall', module: 'vmlinux', func: `f${id}`, name: 'entry',
-    attach: { kind: 'tracepoint', group: 'syscalls', event: `e${id}` }, args: [],
-    dispatch: () => (key === null ? null : { group: 'raw_syscalls', event, keyOffset: 8, key, args: [] }),
+    attach: { kind: 'rawTracepoint', event }, args: [],
+    dispatch: () => (key === null ? null : { event, keyFrom: { kind: 'raw', index: 1 }, key, args: [] }),
   });
 
   test('many probes on one shared tracepoint share a dispatcher; few attach on their own', () => {

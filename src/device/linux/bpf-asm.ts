@@ -45,6 +45,8 @@ export const HELPER = {
   probe_read_kernel_str: 115,
   send_signal_thread: 117,
   get_attach_cookie: 174,
+  get_current_task_btf: 158,
+  task_pt_regs: 175,
 } as const;
 
 export const BPF_PROG_TYPE = { KPROBE: 2, TRACEPOINT: 5, PERF_EVENT: 7, RAW_TRACEPOINT: 17 } as const;

@@ -27,6 +27,7 @@ import { type AggregationMap, type EcbPlan, type MemLayout, ProbeTranslator, typ
 import { taskFields, taskOffsets } from './kernel-types.js';
 import { aggInitialValue, aggIsKeyed } from './aggregate.js';
 import { NO_KERNEL_STACK } from './stack.js';
+import { symbolizer } from '../../sys/symbols.js';
 import { AggOffsets, offsettable } from './agg-carry.js';
 import { UprobeSharing, type UprobeGroup } from './uprobe-share.js';
 import { attachUprobeMulti, attachUprobeMultiSkipping, BPF_TRACE_UPROBE_MULTI, emitPidFilter, emitUserArg, isUserArg, loadNopProgram, uprobeEvents, uprobeFailure, uprobeMultiSupported } from './uprobe.js';
@@ -226,7 +227,7 @@ export class LinuxDevice implements Device {
     const strings = layoutStrings(program, enabled, this.settings.instance ?? 'host');
     const globals = layoutGlobals(program, strsize);
     const memory = layoutMemory(program, records, enabled, this.opts);
-    const maps = this.createMaps(program, records.aggregations, strings.bytes, globals, memory);
+    const maps = this.createMaps(program, records.aggregations, strings.bytes, globals, memory, enabled.some(interrupts));
     if (enabled.some((probe) => probe.args.some((x) => x.from?.kind === 'lockWait'))) memory.mem.lockWaitFd = this.followLockWaits();
     if (enabled.some((probe) => probe.args.some((x) => x.from?.kind === 'tcpSocket'))) memory.mem.tcpSocksFd = this.followTcpSockets();
     const { probes, plans } = assignEpids(program, match.byProbe, records.ecbs);
@@ -246,8 +247,9 @@ export class LinuxDevice implements Device {
    * vtimestamp's, the perf event array (and its buffers), aggregations, dynamic variables and
    * speculations.
    */
-  private createMaps(program: Program, aggDescs: AggregationDescription[], strtabBytes: Buffer, globals: GlobalsLayout, memory: MemoryLayout): ProgramMaps {
-    const memFd = this.map({ type: BPF_MAP_TYPE.PERCPU_ARRAY, keySize: 4, valueSize: memory.mem.size, maxEntries: 1, name: 'dt_mem' });
+  private createMaps(program: Program, aggDescs: AggregationDescription[], strtabBytes: Buffer, globals: GlobalsLayout, memory: MemoryLayout, interrupting: boolean): ProgramMaps {
+    // A second element for the programs that interrupt others (TranslateEnv.memFd).
+    const memFd = this.map({ type: BPF_MAP_TYPE.PERCPU_ARRAY, keySize: 4, valueSize: memory.mem.size, maxEntries: interrupting ? 2 : 1, name: 'dt_mem' });
     const globalsFd = this.map({ type: BPF_MAP_TYPE.ARRAY, keySize: 4, valueSize: globals.size, maxEntries: 1, name: 'dt_globals' });
     this.globals = { fd: globalsFd, size: globals.size };
     const strtabFd = this.map({ type: BPF_MAP_TYPE.ARRAY, keySize: 4, valueSize: Math.max(8, roundUp(strtabBytes.length, 8)), maxEntries: 1, name: 'dt_strtab' });
@@ -665,8 +667,10 @@ export class LinuxDevice implements Device {
 
   /**
    * Firings of our programs the kernel skipped since the last call (bpf_prog_info's
-   * recursion_misses): a tracepoint, kprobe or perf-event program does not run while another
-   * runs on that CPU -- a tick's timer interrupt landing in a syscall probe under a storm.
+   * recursion_misses): a tracepoint or kprobe program does not run while another tracing program
+   * holds that CPU's bpf_prog_active, a raw tracepoint program not inside itself. (A perf-event
+   * program, profile or tick, skipped for bpf_prog_active is not counted: our syscall probes are
+   * raw tracepoint programs so as not to make it skip.)
    */
   recursionMisses(): number {
     if (this.closed) return 0;
@@ -1039,7 +1043,7 @@ type UprobeAttach = Extract<Probe['attach'], { kind: 'uprobe' }>;
 type ProgramMaps = Pick<TranslateEnv, 'memFd' | 'globalsFd' | 'strtabFd' | 'eventsFd' | 'cpuinfoFd' | 'vtime' | 'aggregations' | 'aggInitFd' | 'vars'>;
 
 /** What a probe's translator is told about the parts of its environment that are the probe's own. */
-type ProbeEnvKeys = 'probeStrings' | 'providerPid' | 'probeId' | 'exitStopsClauses' | 'errno' | 'shared' | 'contextTask' | 'kernelStackSkip' | 'ctxRegs';
+type ProbeEnvKeys = 'probeStrings' | 'providerPid' | 'probeId' | 'exitStopsClauses' | 'errno' | 'shared' | 'contextTask' | 'kernelStackSkip' | 'stackMachinery' | 'ctxRegs' | 'memElement';
 
 /** The translator's environment common to every probe of the enabling. */
 type ProgramEnv = Omit<TranslateEnv, ProbeEnvKeys>;
@@ -1054,8 +1058,21 @@ function probeEnv(probe: Probe, probeStrings: ProbeStrings): Omit<Pick<Translate
     // A raw tracepoint program runs from bpf_trace_runN, called by the traced function. BEGIN,
     // END and ERROR have no kernel code path of their own: DTrace shows no stack (NO_KERNEL_STACK).
     kernelStackSkip: probe.attach.kind === 'rawTracepoint' ? 2 : probe.attach.kind === 'dtrace' ? NO_KERNEL_STACK : 0,
+    stackMachinery: probe.attach.kind === 'rawTracepoint' ? tracepointGlue(probe.attach.event) : undefined,
     ctxRegs: probe.attach.kind === 'profile',
+    memElement: interrupts(probe) ? 1 : 0,
   };
+}
+
+/** The code of a raw tracepoint's glue that may lie between it and its program (stack.ts KernelSkip), from kallsyms when a clause needs it. */
+function tracepointGlue(event: string): () => [bigint, bigint][] {
+  return () => [`__bpf_trace_${event}`, `__traceiter_${event}`]
+    .map((name) => symbolizer().kernel.extent(name)).filter((r): r is [bigint, bigint] => r !== null);
+}
+
+/** A perf-event program, run from an interrupt inside whatever ran on its CPU (TranslateEnv.memFd). */
+function interrupts(probe: Probe): boolean {
+  return probe.attach.kind === 'profile';
 }
 
 /** Does some DIF object read ppid or call progenyof() (which need task_struct's offsets)? */

@@ -1,7 +1,7 @@
 // One attachment and one program for many probes: when a program enables many probes that a
-// provider can also reach through one shared tracepoint (every system call's entry through
-// raw_syscalls:sys_enter), a small dispatcher attached to the shared tracepoint tail-calls, from a
-// BPF program array indexed by a key in the record (the system call number), the program for the
+// provider can also reach through one shared raw tracepoint (every system call's entry through
+// sys_enter), a small dispatcher attached to the shared tracepoint tail-calls, from a BPF program
+// array indexed by a key of the firing (the system call number), the program for the
 // probe that fired. Probes enabled by the same clauses share one program: its prologue looks the
 // key up in a per-probe value map and copies the firing probe's id, name strings and EPIDs into
 // scratch memory, where the translator reads them (TranslateEnv.shared). So `syscall:::entry`
@@ -10,6 +10,7 @@
 
 import type { Dispatch, Probe, ProbeArg } from '../../providers/provider.js';
 import { ALU, BpfAsm, BPF_MAP_TYPE, FP, HELPER, JMP, R0, R1, R2, R3, R6, R8, R9 } from './bpf-asm.js';
+import { loadCurrentTask, loadEntryRegister } from './tracepoint-args.js';
 import { PROBE_INFO_WORDS, type MemLayout, type TranslateEnv } from './translate.js';
 
 /** Fewer probes than this on one shared tracepoint attach to their own tracepoints instead. */
@@ -19,11 +20,10 @@ const BPF_MAP_TYPE_PROG_ARRAY = BPF_MAP_TYPE.PROG_ARRAY;
 const HELPER_TAIL_CALL = HELPER.tail_call;
 
 export interface DispatchGroup {
-  group: string;
   event: string;
-  keyOffset: number;
+  keyFrom: Dispatch['keyFrom'];
   skipTask?: Dispatch['skipTask'];
-  /** Where the shared record holds each argument (the same for every probe of the group). */
+  /** Where the shared context holds each argument (the same for every probe of the group). */
   args: ProbeArg[];
   /** probe id -> key */
   keys: Map<number, number>;
@@ -52,10 +52,10 @@ export function planDispatch(probes: Probe[]): DispatchGroup[] {
   for (const probe of probes) {
     const route: Dispatch | null | undefined = probe.dispatch?.();
     if (!route) continue;
-    const id = `${route.group}/${route.event}/${route.keyOffset}`;
+    const id = `${route.event}/${JSON.stringify(route.keyFrom)}`;
     let entry = groups.get(id);
     if (!entry) {
-      const g: DispatchGroup = { group: route.group, event: route.event, keyOffset: route.keyOffset, args: route.args, keys: new Map(), progArrayFd: -1 };
+      const g: DispatchGroup = { event: route.event, keyFrom: route.keyFrom, args: route.args, keys: new Map(), progArrayFd: -1 };
       groups.set(id, (entry = { g, route }));
     }
     entry.g.keys.set(probe.id, route.key);
@@ -126,9 +126,9 @@ export class DispatchPlan {
     return {
       shared: { info, epidWord },
       loadArgs: (a, m) => {
-        // The firing probe's values, by the key in its record.
-        a.ldx(8, R1, R9, g.keyOffset);
-        a.stx(4, FP, -8, R1);
+        // The firing probe's values, by its key.
+        loadKey(a, g, R9);
+        a.stx(4, FP, -8, R0);
         emitProbeInfoCopy(a, infoFd, words, info);
         args(a, m);
       },
@@ -159,7 +159,7 @@ export class DispatchPlan {
 }
 
 function programKey(g: DispatchGroup, clauses: number[]): string {
-  return `${g.group}/${g.event}:${clauses.join(',')}`;
+  return `${g.event}/${JSON.stringify(g.keyFrom)}:${clauses.join(',')}`;
 }
 
 function maxKey(g: DispatchGroup): number {
@@ -172,24 +172,26 @@ function u32(v: number): Buffer {
   return b;
 }
 
+/** r0 = the group's key of this firing; `ctx` holds the context. Clobbers r1-r5. */
+function loadKey(a: BpfAsm, g: DispatchGroup, ctx: number): void {
+  if (g.keyFrom.kind === 'raw') a.ldx(8, R0, ctx, 8 * g.keyFrom.index);
+  else loadEntryRegister(a, g.keyFrom.offset);
+}
+
 /**
- * The dispatcher: tail-call progArray[u64 at ctx + keyOffset]; a key with no program, or a task
- * the group skips, returns.
+ * The dispatcher: tail-call progArray[key]; a key with no program, or a task the group skips,
+ * returns.
  */
 export function dispatcherProgram(g: DispatchGroup): Buffer {
   const a = new BpfAsm();
   const out = a.label('out');
   a.mov(R6, R1);
   if (g.skipTask) {
-    a.call(HELPER.get_current_task);
-    a.mov(R3, R0), a.aluImm(ALU.ADD, R3, g.skipTask.offset);
-    a.st(8, FP, -8, 0);
-    a.mov(R1, FP), a.aluImm(ALU.ADD, R1, -8), a.movImm(R2, 4);
-    a.call(HELPER.probe_read_kernel);
-    a.ldx(4, R1, FP, -8);
-    a.jmpImm(JMP.JSET, R1, g.skipTask.mask, out);
+    loadCurrentTask(a, g.skipTask.offset, 4);
+    a.jmpImm(JMP.JSET, R0, g.skipTask.mask, out);
   }
-  a.ldx(8, R3, R6, g.keyOffset);
+  loadKey(a, g, R6);
+  a.mov(R3, R0);
   a.jmpImm(JMP.JSLT, R3, 0, out);
   a.mov(R1, R6);
   a.ldMap(R2, g.progArrayFd);
@@ -200,11 +202,11 @@ export function dispatcherProgram(g: DispatchGroup): Buffer {
   return a.finish();
 }
 
-/** A stand-in probe for attaching the dispatcher to the shared tracepoint. */
+/** A stand-in probe for attaching the dispatcher to the shared raw tracepoint. */
 export function dispatcherProbe(g: DispatchGroup): Probe {
   return {
-    id: 0, provider: 'dispatch', module: g.group, func: '', name: g.event,
-    attach: { kind: 'tracepoint', group: g.group, event: g.event }, args: [],
+    id: 0, provider: 'dispatch', module: '', func: '', name: g.event,
+    attach: { kind: 'rawTracepoint', event: g.event }, args: [],
   };
 }
 

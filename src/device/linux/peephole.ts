@@ -11,7 +11,7 @@
 
 import {
   ALU, BPF_ALU, BPF_ALU64, BPF_DW, BPF_JMP, BPF_JMP32, BPF_LD, BPF_LDX, BPF_MEM, BPF_ST, BPF_STX, BPF_X,
-  type BpfAsm, FP, type Insn, JMP, R8,
+  type BpfAsm, FP, HELPER, type Insn, JMP, R8,
 } from './bpf-asm.js';
 
 const cls = (ins: Readonly<Insn>) => ins.code & 0x07;
@@ -275,6 +275,16 @@ function unreadStackStores(a: BpfAsm): number[] {
   return out;
 }
 
+/**
+ * Helpers without side effects, and the argument registers each reads: a call whose r0 nobody
+ * reads can go (the current task, its entry registers: argument loads no clause uses).
+ */
+const PURE_HELPERS = new Map<number, number>([
+  [HELPER.get_current_task, 0],
+  [HELPER.get_current_task_btf, 0],
+  [HELPER.task_pt_regs, bit(1)],
+]);
+
 /** Registers read and written by one instruction; `pure` when dropping it changes nothing else. */
 function regEffects(ins: Readonly<Insn>): { use: number; def: number; pure: boolean } {
   const c = cls(ins), op = ins.code & 0xf0, x = (ins.code & BPF_X) !== 0;
@@ -296,7 +306,10 @@ function regEffects(ins: Readonly<Insn>): { use: number; def: number; pure: bool
       return { use: bit(ins.dst) | bit(ins.src), def: 0, pure: false };
     case BPF_JMP:
     case BPF_JMP32:
-      if (op === JMP.CALL) return { use: 0x3e, def: 0x3f, pure: false };
+      if (op === JMP.CALL) {
+        const reads = ins.src === 0 ? PURE_HELPERS.get(ins.imm) : undefined;
+        return reads === undefined ? { use: 0x3e, def: 0x3f, pure: false } : { use: reads, def: 0x3f, pure: true };
+      }
       if (op === JMP.EXIT) return { use: 1, def: 0, pure: false };
       if (op === JMP.JA) return { use: 0, def: 0, pure: false };
       return { use: bit(ins.dst) | (x ? bit(ins.src) : 0), def: 0, pure: false };

@@ -15,9 +15,6 @@ import { loadKernelBtf } from '../../btf/btf.js';
 import { ALU, HELPER, JMP, R0, R1, R2, R3, R8, R9, type Size } from './bpf-asm.js';
 import { type ProbeTranslator, TranslateError } from './translate.js';
 
-const BPF_FUNC_get_current_task_btf = 158;
-const BPF_FUNC_task_pt_regs = 175;
-
 /** Words of struct pt_regs on x86-64. */
 export const PT_REGS_WORDS = 21;
 
@@ -53,9 +50,9 @@ export function emitRegister(t: ProbeTranslator, array: number, index: number, b
     // constant offsets: copy it word by word.
     for (let w = 0; w < PT_REGS_WORDS; w++) a.ldx(8, R0, R9, 8 * w), a.stx(8, R8, buf + 8 * w, R0);
   } else {
-    a.call(BPF_FUNC_get_current_task_btf);
+    a.call(HELPER.get_current_task_btf);
     a.mov(R1, R0);
-    a.call(BPF_FUNC_task_pt_regs);
+    a.call(HELPER.task_pt_regs);
     a.mov(R3, R0);
     a.mov(R1, R8), a.aluImm(ALU.ADD, R1, buf), a.movImm(R2, 8 * PT_REGS_WORDS);
     a.call(HELPER.probe_read_kernel); // zeroes the copy when it fails

@@ -66,14 +66,55 @@ function currentPid(a: BpfAsm): void {
   a.aluImm(ALU.RSH, R0, 32);
 }
 
-/** bpf_get_stack(ctx, r8 + off, size, flags) into per-CPU scratch memory. */
-function getStack(a: BpfAsm, off: number, size: number, flags: number): void {
+/** bpf_get_stack(ctx, r8 + off, size, flags) into per-CPU scratch memory (flags in r4: null). */
+function getStack(a: BpfAsm, off: number, size: number, flags: number | null): void {
   a.mov(R1, R9);
   a.mov(R2, R8);
   a.aluImm(ALU.ADD, R2, off);
   a.movImm(R3, size);
-  a.movImm(R4, flags);
+  if (flags !== null) a.movImm(R4, flags);
   a.call(BPF_FUNC_get_stack);
+}
+
+/**
+ * The kernel frames stack() and caller leave out at the top: `frames` always, then each of the
+ * next MACHINERY_FRAMES that lies in a code range of `machinery` -- a raw tracepoint's glue
+ * (__bpf_trace_EVENT, a frame of its own where it cannot tail-call bpf_trace_runN, as for the
+ * system call tracepoints; __traceiter_EVENT, called when the tracepoint has several callbacks),
+ * which the program looks at in the 8 * MACHINERY_FRAMES bytes of mem at `scratch`. NO_KERNEL_STACK
+ * for none at all.
+ */
+export interface KernelSkip {
+  frames: number;
+  machinery?: [bigint, bigint][];
+  scratch?: number;
+}
+
+const MACHINERY_FRAMES = 2;
+
+/** r4 = bpf_get_stack's flags for a kernel stack past `skip`. */
+function kernelFlags(a: BpfAsm, skip: KernelSkip): void {
+  const ranges = skip.machinery ?? [];
+  if (ranges.length === 0 || skip.scratch === undefined) return a.movImm(R4, skip.frames & BPF_F_SKIP_FIELD_MASK);
+  getStack(a, skip.scratch, 8 * MACHINERY_FRAMES, skip.frames & BPF_F_SKIP_FIELD_MASK);
+  const done = a.label('skip.done');
+  a.movImm(R4, skip.frames);
+  for (let k = 0; k < MACHINERY_FRAMES; k++) {
+    const inside = a.label('skip.inside');
+    a.ldx(8, R1, R8, skip.scratch + 8 * k);
+    for (const [lo, hi] of ranges) {
+      const below = a.label('skip.below');
+      a.ld64(R2, lo);
+      a.jmp(JMP.JLT, R1, R2, below);
+      a.ld64(R2, hi);
+      a.jmp(JMP.JLT, R1, R2, inside);
+      a.place(below);
+    }
+    a.ja(done);
+    a.place(inside);
+    a.aluImm(ALU.ADD, R4, 1);
+  }
+  a.place(done);
 }
 
 /**
@@ -85,12 +126,12 @@ function getStack(a: BpfAsm, off: number, size: number, flags: number): void {
  * the top (a raw tracepoint program's own and bpf_trace_runN's, which a tracepoint program's
  * stack, taken from the tracepoint's registers, does not hold).
  */
-export function emitStackRecord(a: BpfAsm, kind: number, arg: bigint, off: number, evaluate: () => void, probePid: () => void = () => currentPid(a), kernelSkip = 0): void {
+export function emitStackRecord(a: BpfAsm, kind: number, arg: bigint, off: number, evaluate: () => void, probePid: () => void = () => currentPid(a), kernelSkip: KernelSkip = { frames: 0 }): void {
   switch (kind) {
     case D.DTRACEACT_STACK: {
       const n = Number(arg);
-      if (n > 0 && kernelSkip === NO_KERNEL_STACK) a.zero(R8, off, 8 * n);
-      else if (n > 0) getStack(a, off, 8 * n, kernelSkip & BPF_F_SKIP_FIELD_MASK);
+      if (n > 0 && kernelSkip.frames === NO_KERNEL_STACK) a.zero(R8, off, 8 * n);
+      else if (n > 0) kernelFlags(a, kernelSkip), getStack(a, off, 8 * n, null);
       return;
     }
     case D.DTRACEACT_USTACK:
@@ -129,10 +170,11 @@ export const STACK_DEPTH_FRAMES = Number(optionDefault('maxframes'));
  * frames stack() shows) or the user stack. caller/ucaller are the second frame, the first being
  * the probe site itself; a depth is the number of frames found, 0 when none can be read.
  */
-export function emitStackBuiltin(a: BpfAsm, id: number, off: number, kernelSkip = 0, maxframes = STACK_DEPTH_FRAMES): void {
+export function emitStackBuiltin(a: BpfAsm, id: number, off: number, kernelSkip: KernelSkip = { frames: 0 }, maxframes = STACK_DEPTH_FRAMES): void {
   const user = id === D.DIF_VAR_UCALLER || id === D.DIF_VAR_USTACKDEPTH;
-  if (!user && kernelSkip === NO_KERNEL_STACK) return a.movImm(R0, 0);
-  const flags = user ? BPF_F_USER_STACK : kernelSkip & BPF_F_SKIP_FIELD_MASK;
+  if (!user && kernelSkip.frames === NO_KERNEL_STACK) return a.movImm(R0, 0);
+  let flags: number | null = BPF_F_USER_STACK;
+  if (!user) kernelFlags(a, kernelSkip), (flags = null);
   if (id === D.DIF_VAR_CALLER || id === D.DIF_VAR_UCALLER) {
     // bpf_get_stack zeroes what it does not fill, and all of it when it fails.
     getStack(a, off, 16, flags);

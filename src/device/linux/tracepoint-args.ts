@@ -34,6 +34,8 @@ export function emitGuard(a: BpfAsm, guards: Guard[], argsAt: number): void {
         continue;
       }
       if (c.arg !== undefined) a.ldx(8, R0, R8, argsAt + 8 * c.arg);
+      else if (c.in === 'task') loadCurrentTask(a, c.offset ?? 0, c.size ?? 8);
+      else if (c.in === 'entryRegisters') loadEntryRegister(a, c.offset ?? 0, c.size ?? 8);
       else if (c.deref !== undefined) {
         // Read before the arguments load, so the stack slot is free (the prologue zeroes it later).
         const unread = a.label('guard.unread');
@@ -53,6 +55,24 @@ export function emitGuard(a: BpfAsm, guards: Guard[], argsAt: number): void {
     a.exit();
     a.place(fire);
   }
+}
+
+/** r0 = the `size` bytes at `offset` in the current task_struct (a BTF pointer: a plain load). */
+export function loadCurrentTask(a: BpfAsm, offset: number, size: 1 | 2 | 4 | 8): void {
+  a.call(HELPER.get_current_task_btf);
+  a.ldx(size, R0, R0, offset);
+}
+
+/**
+ * r0 = the `size` bytes at `offset` in the struct pt_regs the current thread entered the kernel
+ * with (bpf_task_pt_regs: a BTF pointer, read by a plain load rather than a helper's copy). The
+ * peephole drops both calls where nothing reads the value.
+ */
+export function loadEntryRegister(a: BpfAsm, offset: number, size: 1 | 2 | 4 | 8 = 8): void {
+  a.call(HELPER.get_current_task_btf);
+  a.mov(R1, R0);
+  a.call(HELPER.task_pt_regs);
+  a.ldx(size, R0, R0, offset);
 }
 
 /**
@@ -114,6 +134,10 @@ export function emitTracepointArg(a: BpfAsm, src: ArgSource, slot: number, mem: 
       return true;
     case 'raw':
       a.ldx(8, R0, R9, 8 * src.index);
+      a.stx(8, R8, slot, R0);
+      return true;
+    case 'entryRegister':
+      loadEntryRegister(a, src.offset);
       a.stx(8, R8, slot, R0);
       return true;
     case 'rawDeref':

@@ -31,7 +31,7 @@ import { allocateRegisters, fusedComparisons } from './regalloc.js';
 import { type VariableEnv, isVariableOp, loadStringSlot, storeStringSlot, translateVariable, writableDynamic, writableLocals } from './variables.js';
 import { isAggIncrement, translateAggregation } from './aggregate.js';
 import { type SpeculationEnv, emitMarkers, emitSpeculativeAction, emitSuppressionCheck } from './speculation.js';
-import { STACK_DEPTH_FRAMES, emitStackBuiltin, emitStackRecord, isStackAction } from './stack.js';
+import { type KernelSkip, STACK_DEPTH_FRAMES, emitStackBuiltin, emitStackRecord, isStackAction } from './stack.js';
 import { emitRegister } from './registers.js';
 import { emitCurcpu, isCpuPair } from './cpuinfo.js';
 import { emitVtimestamp, type VtimeEnv } from './vtime.js';
@@ -125,7 +125,15 @@ export interface GlobalVar {
 }
 
 export interface TranslateEnv {
+  /**
+   * The per-CPU scratch memory: an array of one element, or two when perf-event programs
+   * (profile, tick) are enabled. Those run from a timer interrupt, inside whatever program the
+   * timer interrupted on that CPU (raw tracepoint and uprobe-multi programs do not hold the CPU
+   * against them), so they build their records in element 1 (`memElement`), every other program
+   * in element 0; the kernel runs no perf-event program inside another.
+   */
   memFd: number;
+  memElement?: number;
   globalsFd: number;
   strtabFd: number;
   eventsFd: number;
@@ -180,6 +188,8 @@ export interface TranslateEnv {
   contextTask?: ContextTask | undefined;
   /** Kernel frames above the probe site that stack() leaves out (stack.ts). */
   kernelStackSkip?: number;
+  /** Code ranges of tracepoint glue stack() also leaves out where it tops the stack (KernelSkip). */
+  stackMachinery?: () => [bigint, bigint][];
   /** The context holds the interrupted registers (profile probes): regs[] (registers.ts). */
   ctxRegs?: boolean;
   /** -x cpu: the program does nothing on any other CPU. */
@@ -275,11 +285,12 @@ export class ProbeTranslator {
       a.call(HELPER.get_smp_processor_id);
       a.jmpImm(JMP.JNE, R0, env.cpu, out);
     }
-    a.st(4, FP, ZERO_KEY, 0);
+    a.st(4, FP, ZERO_KEY, env.memElement ?? 0);
     a.ldMap(R1, env.memFd);
     a.mov(R2, FP);
     a.aluImm(ALU.ADD, R2, ZERO_KEY);
     a.call(HELPER.map_lookup_elem);
+    if (env.memElement) a.st(4, FP, ZERO_KEY, 0);
     a.jmpImm(JMP.JEQ, R0, 0, out);
     a.mov(R8, R0);
     if (this.checkActivity) {
@@ -401,7 +412,7 @@ export class ProbeTranslator {
           const agg = this.aggregationFor(plan, i);
           this.zeroKey(plan, i, roundUp(agg.keySize, 8));
         }
-        if (isStackAction(act.kind)) emitStackRecord(a, act.kind, act.arg, mem.key + keyRec.offset, () => this.difo(act.difo!, next), () => emitPid(this), this.env.kernelStackSkip);
+        if (isStackAction(act.kind)) emitStackRecord(a, act.kind, act.arg, mem.key + keyRec.offset, () => this.difo(act.difo!, next), () => emitPid(this), this.kernelSkip());
         else this.evaluateInto(act.difo!, mem.key + keyRec.offset, keyRec, next);
         continue;
       }
@@ -414,7 +425,7 @@ export class ProbeTranslator {
       }
       const rec = plan.records[i];
       if (rec && isStackAction(act.kind)) {
-        emitStackRecord(a, act.kind, act.arg, mem.buf + RECORD_HEADER_SIZE + rec.offset, () => this.difo(act.difo!, next), () => emitPid(this), this.env.kernelStackSkip);
+        emitStackRecord(a, act.kind, act.arg, mem.buf + RECORD_HEADER_SIZE + rec.offset, () => this.difo(act.difo!, next), () => emitPid(this), this.kernelSkip());
         continue;
       }
       if (act.difo && rec && rec.size > 0) this.evaluateInto(act.difo, mem.buf + RECORD_HEADER_SIZE + rec.offset, rec, next);
@@ -934,6 +945,13 @@ export class ProbeTranslator {
     a.st(8, FP, CC_B, 0);
   }
 
+  /** The kernel frames this probe's stack() and caller leave out (stack.ts). */
+  private kernelSkip(): KernelSkip {
+    const frames = this.env.kernelStackSkip ?? 0;
+    const machinery = this.env.stackMachinery?.() ?? [];
+    return machinery.length > 0 ? { frames, machinery, scratch: this.stackScratch() } : { frames };
+  }
+
   /** The offset in mem of STACK_DEPTH_FRAMES u64s for stack built-ins and registers. */
   private stackScratch(): number {
     return this.env.mem.stack ?? this.scratch(8 * STACK_DEPTH_FRAMES);
@@ -1079,7 +1097,7 @@ export class ProbeTranslator {
         });
       }
       case D.DIF_VAR_CALLER: case D.DIF_VAR_UCALLER: case D.DIF_VAR_STACKDEPTH: case D.DIF_VAR_USTACKDEPTH:
-        return emitStackBuiltin(a, id, this.stackScratch(), env.kernelStackSkip, env.maxframes);
+        return emitStackBuiltin(a, id, this.stackScratch(), this.kernelSkip(), env.maxframes);
       case D.DIF_VAR_ZONENAME: {
         // Linux has no zones: every thread is in the global zone, as DTrace for Linux says.
         const off = this.scratch(8);
