@@ -1,7 +1,8 @@
 // Timer probes under a system call storm (issue 21, item 5): tick-N and profile-N must not skip
 // firings while syscall probes fire on every CPU. A tracepoint program holds its CPU's
 // bpf_prog_active, and the kernel skips, uncounted, a perf-event program (our timers) whose
-// interrupt lands then; syscall probes are raw tracepoint programs, which do not hold it.
+// interrupt lands then; syscall probes are raw tracepoint programs, which do not hold it -- so a
+// timer probe may now fire in the middle of a syscall probe's clause, and must not disturb it.
 // Time-bound: the storm's length may stretch on a loaded machine, the count of firings in the
 // time it took may not.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -48,5 +49,17 @@ describe.skipIf(skip)(`timers under a storm${skip ? ` (skipped: ${skip})` : ''}`
     const perCpu = [...r.stdout.matchAll(/^cpu (\d+) (\d+)$/gm)].map((x) => Number(x[2]));
     expect(perCpu.length).toBeGreaterThan(0);
     for (const n of perCpu) expect(n / seconds, r.stdout).toBeGreaterThan(0.93 * 97);
+  });
+
+  test('a profile probe interrupting a syscall probe mid-clause leaves both aggregations\' keys intact', () => {
+    // Now that profile programs run inside syscall programs, each builds its keys in its own
+    // per-CPU memory; sharing one, this storm made hundreds of mixed keys (7 2222 3333 storm-key,
+    // prof-kky, ...).
+    const prog = 'syscall::getppid:entry /execname == "cpu-storm"/ { @[1111, 2222, 3333, strjoin("storm", "-key")] = count(); } ' +
+      'profile-4999 { @[7, 8, 9, strjoin("prof", "-key")] = count(); }';
+    const r = dtrace(['-qn', prog, '-c', `${storm} 3`], { timeoutMs: 120_000 });
+    expect(r.status).toBe(0);
+    const keys = [...r.stdout.matchAll(/^\s+(\d+)\s+(\d+)\s+(\d+)\s+(\S+)\s+(\d+)$/gm)].map((m) => m.slice(1, 5).join(' '));
+    expect(keys.sort(), r.stdout).toEqual(['1111 2222 3333 storm-key', '7 8 9 prof-key']);
   });
 });
