@@ -151,6 +151,14 @@ describe('kernel symbols', () => {
     expect(k.moduleBase(0xffffffffc0100410n)).toBe(0xffffffffc0100000n);
   });
 
+  test('extent: a vmlinux function runs to the next symbol; unknown, a module\'s or the last: null', () => {
+    const k = new KernelSymbols(parseKallsyms(KALLSYMS));
+    expect(k.extent('do_syscall_64')).toEqual([0xffffffff81001000n, 0xffffffff81001200n]);
+    expect(k.extent('no_such_function')).toBeNull();
+    expect(k.extent('ext4_read')).toBeNull();
+    expect(k.extent('ext4_write')).toBeNull();
+  });
+
   test('frames print as module`function+0xoff, module`function at its start, else hex', () => {
     const k = new KernelSymbols(parseKallsyms(KALLSYMS));
     expect(frameText(0xffffffff8100105cn, k.lookup(0xffffffff8100105cn))).toBe('vmlinux`do_syscall_64+0x5c');
