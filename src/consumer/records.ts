@@ -93,8 +93,7 @@ export function formatTraceValue(v: Value, opts: TraceOptions = {}): string {
     case 'string':
       // An empty string prints as one in DTrace for Linux (dt_print_bytes alone would dump it).
       if (v.value === '' && !opts.rawbytes) return quiet ? '' : '  ' + pad('', -33);
-      // DTrace keeps a string in strsize + 1 bytes (room for the NUL), which rawbytes shows.
-      return formatBytes(stringRecord(v.value, (opts.strsize ?? DEFAULT_STRSIZE) + 1), -33, quiet, opts.rawbytes ?? false);
+      return formatBytes(stringRecord(v.value, opts.strsize), -33, quiet, opts.rawbytes ?? false);
     case 'bytes':
       return formatBytes(v.value, -33, quiet, opts.rawbytes ?? false);
   }
