@@ -13,7 +13,7 @@ import {
 import { type AggFormatValue, formatPrintf } from './printf.js';
 import { parseFormat } from '../abi/printf-format.js';
 import { decode } from './decode.js';
-import { mergedAggData } from '../dif/aggdata.js';
+import { addAggData, aggSquares, aggSum, aggWord } from '../dif/aggdata.js';
 import { dropInstance } from './records.js';
 import { hasUserKeys, isSymbolicAction, normalizeSymbolKeys, rememberKeyProcesses, symbolicKey } from './stacks.js';
 
@@ -23,23 +23,24 @@ const ACTIONS: Record<number, AggAction> = {
   [D.DTRACEAGG_QUANTIZE]: 'quantize', [D.DTRACEAGG_LQUANTIZE]: 'lquantize', [D.DTRACEAGG_LLQUANTIZE]: 'llquantize',
 };
 
-const U64 = (b: Buffer, i: number) => b.readBigUInt64LE(i * 8);
 const S64 = (b: Buffer, i: number) => b.readBigInt64LE(i * 8);
 
 /** Merge the per-CPU values of one entry, as the consumer does for DTrace's per-CPU buffers. */
 export function mergePerCpu(action: number, perCpu: Buffer[]): AggData {
-  const b = mergedAggData(action, perCpu);
+  const sum = aggSum(perCpu[0]?.length ?? 0);
+  for (const b of perCpu) addAggData(action, sum, b);
+  const word = (i: number) => aggWord(sum, i);
   switch (action) {
     // min/max: the value, when some CPU saw one.
-    case D.DTRACEAGG_MIN: return b.length > 8 && S64(b, 1) !== 0n ? S64(b, 0) : 0x7fffffffffffffffn;
-    case D.DTRACEAGG_MAX: return b.length > 8 && S64(b, 1) !== 0n ? S64(b, 0) : -0x8000000000000000n;
-    case D.DTRACEAGG_AVG: return { count: S64(b, 0), total: S64(b, 1) };
-    case D.DTRACEAGG_STDDEV: return { count: S64(b, 0), total: S64(b, 1), totalSquares: (U64(b, 3) << 64n) | U64(b, 2) };
+    case D.DTRACEAGG_MIN: return sum[1] ? sum[0] : 0x7fffffffffffffffn;
+    case D.DTRACEAGG_MAX: return sum[1] ? sum[0] : -0x8000000000000000n;
+    case D.DTRACEAGG_AVG: return { count: word(0), total: word(1) };
+    case D.DTRACEAGG_STDDEV: return { count: word(0), total: word(1), totalSquares: aggSquares(sum) };
     case D.DTRACEAGG_QUANTIZE:
     case D.DTRACEAGG_LQUANTIZE:
     case D.DTRACEAGG_LLQUANTIZE:
-      return Array.from({ length: b.length / 8 }, (_, i) => S64(b, i));
-    default: return b.length >= 8 ? S64(b, 0) : 0n;
+      return sum.map((_, i) => word(i));
+    default: return sum.length > 0 ? word(0) : 0n;
   }
 }
 

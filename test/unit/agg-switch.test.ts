@@ -3,7 +3,7 @@
 // and clear()/trunc() change -- over in-memory maps standing in for the kernel's.
 import { beforeEach, describe, expect, test, vi } from 'vitest';
 import * as D from '../../src/dif/constants.js';
-import { mergeAggData, mergedAggData } from '../../src/dif/aggdata.js';
+import { addAggData, aggSquares, aggSum, aggSumBytes, aggWord } from '../../src/dif/aggdata.js';
 import { compile } from '../../src/compiler/compile.js';
 import { ProbeRegistry } from '../../src/providers/registry.js';
 import { switchedAggregations } from '../../src/device/linux/layout.js';
@@ -42,29 +42,35 @@ const words = (...ws: bigint[]) => {
 const wordsOf = (b: Buffer) => Array.from({ length: b.length / 8 }, (_, i) => b.readBigInt64LE(8 * i));
 const key = (n: number) => words(BigInt(n));
 
-describe('aggregation data merge', () => {
-  test('counts and buckets add, wrapping; taking away undoes it', () => {
-    const acc = words(5n, -1n);
-    mergeAggData(D.DTRACEAGG_QUANTIZE, acc, words(3n, 1n));
-    expect(wordsOf(acc)).toEqual([8n, 0n]);
-    mergeAggData(D.DTRACEAGG_QUANTIZE, acc, words(3n, 1n), -1);
-    expect(wordsOf(acc)).toEqual([5n, -1n]);
+describe('aggregation data sums', () => {
+  const sumOf = (action: number, ...data: Buffer[]) => {
+    const sum = aggSum(data[0].length);
+    for (const d of data) addAggData(action, sum, d);
+    return sum;
+  };
+  test('counts and buckets add, wrapping as u64 words; taking away undoes it', () => {
+    const sum = sumOf(D.DTRACEAGG_QUANTIZE, words(5n, -1n), words(3n, 1n));
+    expect(wordsOf(aggSumBytes(D.DTRACEAGG_QUANTIZE, sum))).toEqual([8n, 0n]);
+    expect([aggWord(sum, 0), aggWord(sum, 1)]).toEqual([8n, 0n]);
+    addAggData(D.DTRACEAGG_QUANTIZE, sum, words(3n, 1n), -1);
+    expect(wordsOf(aggSumBytes(D.DTRACEAGG_QUANTIZE, sum))).toEqual([5n, -1n]);
   });
 
   test('min and max keep the value seen, and ignore a CPU that saw none', () => {
     const none = words(0n, 0n);
-    expect(wordsOf(mergedAggData(D.DTRACEAGG_MIN, [none, words(7n, 1n), words(9n, 1n)]))).toEqual([7n, 1n]);
-    expect(wordsOf(mergedAggData(D.DTRACEAGG_MAX, [words(-5n, 1n), none, words(-9n, 1n)]))).toEqual([-5n, 1n]);
-    expect(wordsOf(mergedAggData(D.DTRACEAGG_MAX, [none, none]))).toEqual([0n, 0n]);
-    expect(() => mergeAggData(D.DTRACEAGG_MAX, words(1n, 1n), words(1n, 1n), -1)).toThrow(RangeError);
+    expect(sumOf(D.DTRACEAGG_MIN, none, words(7n, 1n), words(9n, 1n))).toEqual([7n, 1n]);
+    expect(sumOf(D.DTRACEAGG_MAX, words(-5n, 1n), none, words(-9n, 1n))).toEqual([-5n, 1n]);
+    expect(wordsOf(aggSumBytes(D.DTRACEAGG_MAX, sumOf(D.DTRACEAGG_MAX, words(-5n, 1n))))).toEqual([-5n, 1n]);
+    expect(sumOf(D.DTRACEAGG_MAX, none, none)).toEqual([0n, 0n]);
+    expect(() => addAggData(D.DTRACEAGG_MAX, [1n, 1n], words(1n, 1n), -1)).toThrow(RangeError);
   });
 
   test('stddev: the sum of squares carries and borrows across its two words', () => {
-    const acc = words(1n, 2n, -1n, 0n); // squares 2^64 - 1
-    mergeAggData(D.DTRACEAGG_STDDEV, acc, words(1n, 1n, 1n, 0n));
-    expect(wordsOf(acc)).toEqual([2n, 3n, 0n, 1n]);
-    mergeAggData(D.DTRACEAGG_STDDEV, acc, words(1n, 1n, 1n, 0n), -1);
-    expect(wordsOf(acc)).toEqual([1n, 2n, -1n, 0n]);
+    const sum = sumOf(D.DTRACEAGG_STDDEV, words(1n, 2n, -1n, 0n), words(1n, 1n, 1n, 0n)); // squares 2^64 - 1, then 1
+    expect(aggSquares(sum)).toBe(1n << 64n);
+    expect(wordsOf(aggSumBytes(D.DTRACEAGG_STDDEV, sum))).toEqual([2n, 3n, 0n, 1n]);
+    addAggData(D.DTRACEAGG_STDDEV, sum, words(1n, 1n, 1n, 0n), -1);
+    expect(wordsOf(aggSumBytes(D.DTRACEAGG_STDDEV, sum))).toEqual([1n, 2n, -1n, 0n]);
   });
 });
 

@@ -10,13 +10,13 @@
 // change the store alone, so nothing a probe adds between a read and a reset is lost. The kernel
 // maps are emptied at each switch; the store holds what clear() and trunc() leave.
 
-import { mergeAggData, mergedAggData } from '../../dif/aggdata.js';
+import { type AggSum, addAggData, aggSum, aggSumBytes } from '../../dif/aggdata.js';
 import * as D from '../../dif/constants.js';
 import { native } from '../native.js';
 
 export class SwitchedMaps {
-  /** Each entry's data merged over CPUs and switches, by its full key in the maps (hex). */
-  private store = new Map<string, Buffer>();
+  /** Each entry's data added up over CPUs and switches, by its full key in the maps (hex). */
+  private store = new Map<string, AggSum>();
   /** Which of the two maps is in the slot. */
   private active = 0;
 
@@ -27,7 +27,7 @@ export class SwitchedMaps {
     /** A keyless map's elements (one per aggregation sharing it): always present, from zero. */
     elements = 0,
   ) {
-    for (let i = 0; i < elements; i++) this.store.set(u32(i).toString('hex'), Buffer.alloc(shape.valueSize));
+    for (let i = 0; i < elements; i++) this.store.set(u32(i).toString('hex'), aggSum(shape.valueSize));
   }
 
   /** Put the spare map into the slot, then move what the one switched out holds into the store. */
@@ -38,12 +38,10 @@ export class SwitchedMaps {
     const { keyed, valueSize, action, ncpu, perCpu } = this.shape;
     const stride = Math.ceil(valueSize / 8) * 8;
     const value = Buffer.alloc(perCpu ? stride * ncpu : stride);
-    const cpus = () => Array.from({ length: perCpu ? ncpu : 1 }, (_, c) => value.subarray(c * stride, c * stride + valueSize));
     const add = (key: Buffer) => {
       const id = key.toString('hex');
-      const have = this.store.get(id);
-      if (have) for (const v of cpus()) mergeAggData(action, have, v);
-      else this.store.set(id, mergedAggData(action, cpus(), valueSize));
+      const sum = this.store.get(id) ?? this.store.set(id, aggSum(valueSize)).get(id)!;
+      for (let c = 0; c < (perCpu ? ncpu : 1); c++) addAggData(action, sum, value.subarray(c * stride, c * stride + valueSize));
     };
     if (keyed) {
       // Keys first: deleting the key a walk stands on would restart the walk at the first key.
@@ -63,25 +61,25 @@ export class SwitchedMaps {
 
   /** A keyless aggregation's data (its element's key). */
   value(key: Buffer): Buffer {
-    return Buffer.from(this.store.get(key.toString('hex')) ?? Buffer.alloc(this.shape.valueSize));
+    return aggSumBytes(this.shape.action, this.store.get(key.toString('hex')) ?? aggSum(this.shape.valueSize));
   }
 
   /** The store's entries: full key and data. */
   entries(): { key: Buffer; value: Buffer }[] {
-    return [...this.store].map(([id, value]) => ({ key: Buffer.from(id, 'hex'), value: Buffer.from(value) }));
+    return [...this.store].map(([id, sum]) => ({ key: Buffer.from(id, 'hex'), value: aggSumBytes(this.shape.action, sum) }));
   }
 
   /** clear(): the entry reads zero from what the consumer read (its CPUs' data); its key stays. */
   clear(key: Buffer, read: Buffer[]): void {
     const have = this.store.get(key.toString('hex'));
-    if (have) this.takeAway(have, read, () => have.fill(0));
+    if (have) this.takeAway(have, read, () => have.fill(0n));
   }
 
   /** trunc(): the entry goes, as the consumer read it (a keyless one reads zero). */
   remove(key: Buffer, read: Buffer[]): void {
     const id = key.toString('hex');
     const have = this.store.get(id);
-    if (have) this.takeAway(have, read, () => (this.shape.keyed ? this.store.delete(id) : have.fill(0)));
+    if (have) this.takeAway(have, read, () => (this.shape.keyed ? this.store.delete(id) : have.fill(0n)));
   }
 
   /**
@@ -89,11 +87,12 @@ export class SwitchedMaps {
    * came between the read and now (a fleet's agent): then what the later switch added stays --
    * all of it for the adding kinds, and a min or max that has changed since the read.
    */
-  private takeAway(have: Buffer, read: Buffer[], gone: () => void): void {
+  private takeAway(have: AggSum, read: Buffer[], gone: () => void): void {
     const { action, valueSize } = this.shape;
-    const seen = mergedAggData(action, read, valueSize);
-    if (have.equals(seen)) return void gone();
-    if (action !== D.DTRACEAGG_MIN && action !== D.DTRACEAGG_MAX) mergeAggData(action, have, seen, -1);
+    const seen = aggSum(valueSize);
+    for (const b of read) addAggData(action, seen, b);
+    if (aggSumBytes(action, have).equals(aggSumBytes(action, seen))) return void gone();
+    if (action !== D.DTRACEAGG_MIN && action !== D.DTRACEAGG_MAX) for (const b of read) addAggData(action, have, b, -1);
   }
 }
 

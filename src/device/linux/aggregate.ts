@@ -18,9 +18,10 @@
 //                          factor^low, the positive steps, >= top
 // A distribution whose value is larger than a per-CPU map allows (PERCPU_VALUE_MAX) is kept
 // once for all CPUs, in a plain map, its buckets added to atomically (AggregationMap.oneCopy).
-// The consumer merges CPUs. New hash entries are inserted from their initial value, kept in an
-// array map; an insert that fails (the map holds what `aggsize` allows) counts one aggregation
-// drop on this CPU.
+// The consumer merges CPUs (dif/aggdata.ts). New hash entries are inserted from their initial
+// value, kept in an array map; an insert that fails (the map holds what `aggsize` allows) counts
+// one aggregation drop on this CPU. An aggregation clear() or trunc() names is updated in the map
+// its one-slot map of maps holds at the time (agg-switch.ts).
 
 import * as D from '../../dif/constants.js';
 import type { ActionDescription } from '../../dof/program.js';
