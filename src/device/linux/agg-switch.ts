@@ -33,8 +33,8 @@ export class SwitchedMaps {
   /** Put the spare map into the slot, then move what the one switched out holds into the store. */
   switch(): void {
     const out = this.inner[this.active];
+    native.mapUpdate(this.outerFd, u32(0), u32(this.inner[this.active ^ 1]), 0);
     this.active ^= 1;
-    native.mapUpdate(this.outerFd, u32(0), u32(this.inner[this.active]), 0);
     const { keyed, valueSize, action, ncpu, perCpu } = this.shape;
     const stride = Math.ceil(valueSize / 8) * 8;
     const value = Buffer.alloc(perCpu ? stride * ncpu : stride);
