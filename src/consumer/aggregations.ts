@@ -13,6 +13,7 @@ import {
 import { type AggFormatValue, formatPrintf } from './printf.js';
 import { parseFormat } from '../abi/printf-format.js';
 import { decode } from './decode.js';
+import { addAggData, aggSquares, aggSum, aggWord } from '../dif/aggdata.js';
 import { dropInstance } from './records.js';
 import { hasUserKeys, isSymbolicAction, normalizeSymbolKeys, rememberKeyProcesses, symbolicKey } from './stacks.js';
 
@@ -22,35 +23,24 @@ const ACTIONS: Record<number, AggAction> = {
   [D.DTRACEAGG_QUANTIZE]: 'quantize', [D.DTRACEAGG_LQUANTIZE]: 'lquantize', [D.DTRACEAGG_LLQUANTIZE]: 'llquantize',
 };
 
-const U64 = (b: Buffer, i: number) => b.readBigUInt64LE(i * 8);
 const S64 = (b: Buffer, i: number) => b.readBigInt64LE(i * 8);
 
 /** Merge the per-CPU values of one entry, as the consumer does for DTrace's per-CPU buffers. */
 export function mergePerCpu(action: number, perCpu: Buffer[]): AggData {
+  const sum = aggSum(perCpu[0]?.length ?? 0);
+  for (const b of perCpu) addAggData(action, sum, b);
+  const word = (i: number) => aggWord(sum, i);
   switch (action) {
-    // min/max: the value, then whether this CPU saw one.
-    case D.DTRACEAGG_MIN: return perCpu.reduce((m, b) => (S64(b, 1) !== 0n && S64(b, 0) < m ? S64(b, 0) : m), 0x7fffffffffffffffn);
-    case D.DTRACEAGG_MAX: return perCpu.reduce((m, b) => (S64(b, 1) !== 0n && S64(b, 0) > m ? S64(b, 0) : m), -0x8000000000000000n);
-    case D.DTRACEAGG_AVG:
-      return perCpu.reduce((a, b) => ({ count: a.count + S64(b, 0), total: a.total + S64(b, 1) }), { count: 0n, total: 0n });
-    case D.DTRACEAGG_STDDEV:
-      return perCpu.reduce(
-        (a, b) => ({
-          count: BigInt.asIntN(64, a.count + S64(b, 0)),
-          total: BigInt.asIntN(64, a.total + S64(b, 1)),
-          totalSquares: BigInt.asUintN(128, a.totalSquares + (U64(b, 3) << 64n) + U64(b, 2)),
-        }),
-        { count: 0n, total: 0n, totalSquares: 0n },
-      );
+    // min/max: the value, when some CPU saw one.
+    case D.DTRACEAGG_MIN: return sum[1] ? sum[0] : 0x7fffffffffffffffn;
+    case D.DTRACEAGG_MAX: return sum[1] ? sum[0] : -0x8000000000000000n;
+    case D.DTRACEAGG_AVG: return { count: word(0), total: word(1) };
+    case D.DTRACEAGG_STDDEV: return { count: word(0), total: word(1), totalSquares: aggSquares(sum) };
     case D.DTRACEAGG_QUANTIZE:
     case D.DTRACEAGG_LQUANTIZE:
-    case D.DTRACEAGG_LLQUANTIZE: {
-      const n = perCpu[0] ? perCpu[0].length / 8 : 0;
-      const out = new Array<bigint>(n).fill(0n);
-      for (const b of perCpu) for (let i = 0; i < n; i++) out[i] = BigInt.asIntN(64, out[i] + S64(b, i));
-      return out;
-    }
-    default: return perCpu.reduce((s, b) => BigInt.asIntN(64, s + S64(b, 0)), 0n);
+    case D.DTRACEAGG_LLQUANTIZE:
+      return sum.map((_, i) => word(i));
+    default: return sum.length > 0 ? word(0) : 0n;
   }
 }
 
@@ -284,9 +274,8 @@ export class Aggregations {
     const snap = this.read();
     if (desc && desc.keys.length === 0 && this.entries(desc, snap).length > 0) this.kept.add(id), this.truncated.delete(id);
     this.device.clearAggregation(id, snap.filter((e) => e.id === id));
-    // The pass's snapshot reads zero for it too, keys kept (min() and max() start again: read anew).
-    const restarts = desc?.action === D.DTRACEAGG_MIN || desc?.action === D.DTRACEAGG_MAX;
-    this.passSnap = restarts ? null : snap.map((e) => (e.id === id ? { ...e, perCpu: e.perCpu.map((b) => Buffer.alloc(b.length)) } : e));
+    // The pass's snapshot reads zero for it too, keys kept (a min() or max() with no value seen).
+    this.passSnap = snap.map((e) => (e.id === id ? { ...e, perCpu: e.perCpu.map((b) => Buffer.alloc(b.length)) } : e));
   }
 
   /** trunc(@a, n): keep the n entries that sort first (the last -n for negative n); none without n. */

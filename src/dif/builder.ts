@@ -47,6 +47,13 @@ export const difXlref = difIndex;
 /** The type field of PUSHTR/PUSHTV (in the r1 position). */
 export const difType = difR1;
 
+/** The value of a DIF object that only returns a constant (`setx`, `ret`), else null. */
+export function difoConstant(difo: Difo): bigint | null {
+  const [set, ret] = difo.insns;
+  if (difo.insns.length !== 2 || difOp(set) !== DIF_OP_SETX || difOp(ret) !== DIF_OP_RET || difRd(ret) !== difRd(set)) return null;
+  return difo.inttab[difInteger(set)] ?? null;
+}
+
 export function isBranchOp(op: number): boolean {
   return op >= DIF_OP_BA && op <= DIF_OP_BLEU;
 }

@@ -64,7 +64,7 @@ export type Control =
   // The consumer's speculation cleaner: speculation `id` of generation `gen` may be INACTIVE again.
   | { op: 'clean'; id: number; gen: number }
   // clear() and trunc() carry the entries the client printed from this instance: the agent's
-  // device takes exactly those away, keeping what probes added since (device/linux/agg-carry.ts).
+  // device takes exactly those away, keeping what probes added since (device/linux/agg-switch.ts).
   | { op: 'clear'; id: number; read: AggregationEntry[] }
   | { op: 'trunc'; id: number; read: AggregationEntry[] };
 export type ControlReply = { ok: true } | { error: string };

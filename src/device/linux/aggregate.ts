@@ -18,15 +18,16 @@
 //                          factor^low, the positive steps, >= top
 // A distribution whose value is larger than a per-CPU map allows (PERCPU_VALUE_MAX) is kept
 // once for all CPUs, in a plain map, its buckets added to atomically (AggregationMap.oneCopy).
-// The consumer merges CPUs. New hash entries are inserted from their initial value, kept in an
-// array map; an insert that fails (the map holds what `aggsize` allows) counts one aggregation
-// drop on this CPU.
+// The consumer merges CPUs (dif/aggdata.ts). New hash entries are inserted from their initial
+// value, kept in an array map; an insert that fails (the map holds what `aggsize` allows) counts
+// one aggregation drop on this CPU. An aggregation clear() or trunc() names is updated in the map
+// its one-slot map of maps holds at the time (agg-switch.ts).
 
 import * as D from '../../dif/constants.js';
 import type { ActionDescription } from '../../dof/program.js';
 import { QUANTIZE_NBUCKETS, QUANTIZE_ZEROBUCKET, llquantizeBounds, llquantizeBucketCount } from '../../dif/buckets.js';
 import { ALU, FP, HELPER, JMP, R0, R1, R2, R3, R4, R5, R8, BPF_NOEXIST } from './bpf-asm.js';
-import { type ProbeTranslator, TMP, TranslateError, ZERO_KEY, isAggregation, roundUp } from './translate.js';
+import { AGG_MAP, type ProbeTranslator, TMP, TranslateError, ZERO_KEY, isAggregation, roundUp } from './translate.js';
 
 /** Bytes of one CPU's value for an aggregating action. */
 export function aggValueSize(kind: number, arg: bigint): number {
@@ -92,6 +93,19 @@ export function translateAggregation(t: ProbeTranslator, acts: ActionDescription
 
   const found = a.label('agg.found');
   const done = a.label('agg.done');
+  // A switched aggregation's map is the one in its outer map's slot now; the consumer switches
+  // it only once no program runs that could still write the other (agg-switch.ts).
+  const outer = agg.outerFd;
+  if (outer !== undefined) {
+    a.st(4, FP, ZERO_KEY, 0);
+    a.ldMap(R1, outer);
+    a.mov(R2, FP);
+    a.aluImm(ALU.ADD, R2, ZERO_KEY);
+    a.call(HELPER.map_lookup_elem);
+    a.jmpImm(JMP.JEQ, R0, 0, done);
+    a.stx(8, FP, AGG_MAP, R0);
+  }
+  const map = () => (outer === undefined ? a.ldMap(R1, agg.fd) : a.ldx(8, R1, FP, AGG_MAP));
   // DIF loads use the stack slot of the zero key as a temporary: store the key again (the
   // aggregation's element in an array it shares, put back to zero after the update).
   const index = agg.shared && 'index' in agg.shared ? agg.shared.index : 0;
@@ -99,7 +113,7 @@ export function translateAggregation(t: ProbeTranslator, acts: ActionDescription
   // A hash shared by several aggregations: this one's id after the tuple.
   if (agg.shared && 'id' in agg.shared) a.st(8, R8, mem.key + agg.keySize, agg.shared.id);
   const lookup = () => {
-    a.ldMap(R1, agg.fd);
+    map();
     a.mov(R2, agg.keyed ? R8 : FP);
     a.aluImm(ALU.ADD, R2, agg.keyed ? mem.key : ZERO_KEY);
     a.call(HELPER.map_lookup_elem);
@@ -112,7 +126,7 @@ export function translateAggregation(t: ProbeTranslator, acts: ActionDescription
     a.ja(done);
   } else {
     // A new key: insert its initial value, then look it up again; a failed insert is a drop.
-    a.ldMap(R1, agg.fd);
+    map();
     a.mov(R2, R8);
     a.aluImm(ALU.ADD, R2, mem.key);
     a.ldMapValue(R3, env.aggInitFd, agg.initOffset);

@@ -28,7 +28,7 @@ import { taskFields, taskOffsets } from './kernel-types.js';
 import { aggInitialValue, aggIsKeyed } from './aggregate.js';
 import { NO_KERNEL_STACK } from './stack.js';
 import { symbolizer } from '../../sys/symbols.js';
-import { AggOffsets, offsettable } from './agg-carry.js';
+import { SwitchedMaps, mapKeys } from './agg-switch.js';
 import { UprobeSharing, type UprobeGroup } from './uprobe-share.js';
 import { attachUprobeMulti, attachUprobeMultiSkipping, BPF_TRACE_UPROBE_MULTI, emitPidFilter, emitUserArg, isUserArg, loadNopProgram, uprobeEvents, uprobeFailure, uprobeMultiSupported } from './uprobe.js';
 import { DispatchPlan } from './dispatch.js';
@@ -41,7 +41,7 @@ import { DeviceError } from './device-error.js';
 import type { DeviceDebug } from './debug.js';
 import {
   type GlobalsLayout, type MemoryLayout, type ProbeMatch, type ProbeStrings, PERCPU_VALUE_MAX, aggregationEntries, assignEpids, layoutGlobals, layoutMemory,
-  layoutRecords, layoutStrings, matchProbes, programDifos,
+  layoutRecords, layoutStrings, matchProbes, programDifos, switchedAggregations,
 } from './layout.js';
 
 export { DeviceError };
@@ -198,8 +198,8 @@ export class LinuxDevice implements Device {
   }
   /** Per-CPU map values hold one slot for each possible CPU, as the kernel counts them. */
   private ncpu = native.possibleCpus();
-  /** What clear() and trunc() took from each aggregation entry (agg-carry.ts). */
-  private aggOffsets = new AggOffsets(this.ncpu);
+  /** The buffers of aggregations clear() or trunc() names, switched at each snapshot, by outer map. */
+  private switched = new Map<number, SwitchedMaps>();
   private onlineCpus = cpuList('/sys/devices/system/cpu/online');
   private closed = false;
   /** Semaphores held up for probes that need them (SemaphoreHold), by process, file and offset. */
@@ -227,7 +227,7 @@ export class LinuxDevice implements Device {
     const strings = layoutStrings(program, enabled, this.settings.instance ?? 'host');
     const globals = layoutGlobals(program, strsize);
     const memory = layoutMemory(program, records, enabled, this.opts);
-    const maps = this.createMaps(program, records.aggregations, strings.bytes, globals, memory, enabled.some(interrupts));
+    const maps = this.createMaps(program, records.aggregations, switchedAggregations(program, records.aggregations), strings.bytes, globals, memory, enabled.some(interrupts));
     if (enabled.some((probe) => probe.args.some((x) => x.from?.kind === 'lockWait'))) memory.mem.lockWaitFd = this.followLockWaits();
     if (enabled.some((probe) => probe.args.some((x) => x.from?.kind === 'tcpSocket'))) memory.mem.tcpSocksFd = this.followTcpSockets();
     const { probes, plans } = assignEpids(program, match.byProbe, records.ecbs);
@@ -247,7 +247,7 @@ export class LinuxDevice implements Device {
    * vtimestamp's, the perf event array (and its buffers), aggregations, dynamic variables and
    * speculations.
    */
-  private createMaps(program: Program, aggDescs: AggregationDescription[], strtabBytes: Buffer, globals: GlobalsLayout, memory: MemoryLayout, interrupting: boolean): ProgramMaps {
+  private createMaps(program: Program, aggDescs: AggregationDescription[], switched: Set<number>, strtabBytes: Buffer, globals: GlobalsLayout, memory: MemoryLayout, interrupting: boolean): ProgramMaps {
     // A second element for the programs that interrupt others (TranslateEnv.memFd).
     const memFd = this.map({ type: BPF_MAP_TYPE.PERCPU_ARRAY, keySize: 4, valueSize: memory.mem.size, maxEntries: interrupting ? 2 : 1, name: 'dt_mem' });
     const globalsFd = this.map({ type: BPF_MAP_TYPE.ARRAY, keySize: 4, valueSize: globals.size, maxEntries: 1, name: 'dt_globals' });
@@ -268,7 +268,7 @@ export class LinuxDevice implements Device {
     const eventsFd = this.map({ type: BPF_MAP_TYPE.PERF_EVENT_ARRAY, keySize: 4, valueSize: 4, maxEntries: this.ncpu, name: 'dt_events' });
     this.eventsFd = eventsFd;
     this.openBuffers(eventsFd);
-    const { aggregations, aggInitFd } = this.aggregationMaps(aggDescs);
+    const { aggregations, aggInitFd } = this.aggregationMaps(aggDescs, switched);
 
     let dvarFd = -1;
     const plan = memory.vars;
@@ -335,10 +335,11 @@ export class LinuxDevice implements Device {
   /**
    * Aggregations of one kind and key shape share a map (aggregate.ts): keyless ones an array
    * with an element each, keyed ones a hash whose key ends with the aggregation's id. One alone
-   * keeps a map of its own, without the id. Also the map of their initial values and, for keyed
-   * ones, the drop counter.
+   * keeps a map of its own, without the id. Those clear() or trunc() names (`switched`) have two
+   * such maps behind a map of maps (agg-switch.ts), and share none with the others. Also the map
+   * of their initial values and, for keyed ones, the drop counter.
    */
-  private aggregationMaps(aggDescs: AggregationDescription[]): { aggregations: Map<bigint, AggregationMap>; aggInitFd: number } {
+  private aggregationMaps(aggDescs: AggregationDescription[], switched: Set<number>): { aggregations: Map<bigint, AggregationMap>; aggInitFd: number } {
     const aggregations = new Map<bigint, AggregationMap>();
     const aggInit: Buffer[] = [];
     let initOffset = 0;
@@ -346,7 +347,7 @@ export class LinuxDevice implements Device {
     const groups = new Map<string, AggregationDescription[]>();
     for (const desc of aggDescs) {
       const keyed = aggIsKeyed(desc.action, desc.keys.length);
-      const shape = `${keyed}/${desc.action}/${desc.valueSize}/${keyed ? roundUp(desc.keySize, 8) : 0}`;
+      const shape = `${keyed}/${desc.action}/${desc.valueSize}/${keyed ? roundUp(desc.keySize, 8) : 0}${switched.has(desc.id) ? '/switched' : ''}`;
       (groups.get(shape) ?? groups.set(shape, []).get(shape)!).push(desc);
     }
     for (const members of groups.values()) {
@@ -355,7 +356,7 @@ export class LinuxDevice implements Device {
       // Too large for a per-CPU value: one value all CPUs add to (aggregate.ts).
       const oneCopy = first.valueSize > PERCPU_VALUE_MAX;
       const entries = keyed ? aggregationEntries(aggsize, keySize, first.valueSize) : 0;
-      const fd = this.map({
+      const spec = {
         type: keyed ? (oneCopy ? BPF_MAP_TYPE.HASH : BPF_MAP_TYPE.PERCPU_HASH) : (oneCopy ? BPF_MAP_TYPE.ARRAY : BPF_MAP_TYPE.PERCPU_ARRAY),
         keySize: keyed ? keySize + (many ? 8 : 0) : 4,
         valueSize: first.valueSize,
@@ -367,13 +368,23 @@ export class LinuxDevice implements Device {
         maxEntries: keyed ? Math.max(1, entries) : members.length,
         flags: keyed && (first.valueSize > 64 || entries > PREALLOC_ENTRIES_MAX) ? BPF_F_NO_PREALLOC : 0,
         name: many ? `dt_aggs${first.id}` : `dt_agg${first.id}`,
-      });
+      };
+      const fd = this.map(spec);
+      let outerFd: number | undefined;
+      if (switched.has(first.id)) {
+        const spare = this.map(spec);
+        outerFd = this.map({ type: BPF_MAP_TYPE.ARRAY_OF_MAPS, keySize: 4, valueSize: 4, maxEntries: 1, innerMapFd: fd, name: `dt_aggsw${first.id}` });
+        native.mapUpdate(outerFd, u32(0), u32(fd), 0);
+        this.switched.set(outerFd, new SwitchedMaps(outerFd, [fd, spare], {
+          keyed, keySize: spec.keySize, valueSize: first.valueSize, action: first.action, ncpu: this.ncpu, perCpu: !oneCopy,
+        }, keyed ? 0 : members.length));
+      }
       members.forEach((desc, i) => {
         const shared = !many ? undefined : keyed ? { id: desc.id } : { index: i };
         const map: AggregationMap = {
           fd, keyed, keySize, valueSize: desc.valueSize, action: desc.action, initOffset,
           ...(shared ? { shared } : {}), ...(keyed && entries === 0 ? { noRoom: true as const } : {}),
-          ...(oneCopy ? { oneCopy: true as const } : {}),
+          ...(oneCopy ? { oneCopy: true as const } : {}), ...(outerFd !== undefined ? { outerFd } : {}),
         };
         aggInit.push(aggInitialValue(desc.action, desc.valueSize));
         initOffset += desc.valueSize;
@@ -609,45 +620,41 @@ export class LinuxDevice implements Device {
   aggregationSnapshot(): AggregationEntry[] {
     const out: AggregationEntry[] = [];
     const ncpu = this.ncpu;
-    const hashesRead = new Set<number>();
+    const mapsRead = new Set<number>();
     for (const { desc, map } of this.aggs) {
       const stride = roundUp(map.valueSize, 8);
       const value = Buffer.alloc(stride * ncpu);
       // A value kept once for all CPUs (oneCopy) is read into CPU 0's place; the rest stay zero.
       const split = (v: Buffer<ArrayBufferLike> = value) => Array.from({ length: ncpu }, (_, c) => Buffer.from(v.subarray(c * stride, c * stride + map.valueSize)));
-      if (!map.keyed) {
-        const index = u32(map.shared && 'index' in map.shared ? map.shared.index : 0);
-        if (native.mapLookup(map.fd, index, value)) {
-          this.aggOffsets.apply(map.fd, index, value, map.action);
-          out.push({ id: desc.id, key: Buffer.alloc(0), perCpu: split() });
+      // A shared hash or a switched map is read once, for all its aggregations: the id ends a
+      // shared hash's keys, and a shared array's element is the aggregation's.
+      const entry = (key: Buffer, perCpu: Buffer[]): AggregationEntry => map.shared && 'id' in map.shared
+        ? { id: Number(key.readBigUInt64LE(map.keySize)), key: key.subarray(0, map.keySize), perCpu }
+        : { id: desc.id, key, perCpu };
+      if (map.outerFd !== undefined) {
+        if (mapsRead.has(map.outerFd)) continue;
+        mapsRead.add(map.outerFd);
+        const sw = this.switched.get(map.outerFd)!;
+        sw.switch();
+        if (map.keyed) for (const e of sw.entries()) out.push(entry(e.key, [e.value]));
+        else {
+          for (const a of this.aggs.filter((x) => x.map.outerFd === map.outerFd))
+            out.push({ id: a.desc.id, key: Buffer.alloc(0), perCpu: [sw.value(this.fullAggKey(a.map, a.desc.id, Buffer.alloc(0)))] });
         }
         continue;
       }
-      // A shared hash is read once, for all its aggregations: each entry's id ends its key.
+      if (!map.keyed) {
+        const index = u32(map.shared && 'index' in map.shared ? map.shared.index : 0);
+        if (native.mapLookup(map.fd, index, value)) out.push({ id: desc.id, key: Buffer.alloc(0), perCpu: split() });
+        continue;
+      }
       if (map.shared) {
-        if (hashesRead.has(map.fd)) continue;
-        hashesRead.add(map.fd);
+        if (mapsRead.has(map.fd)) continue;
+        mapsRead.add(map.fd);
       }
-      const entry = (key: Buffer, v: Buffer<ArrayBufferLike>): AggregationEntry => map.shared
-        ? { id: Number(key.readBigUInt64LE(map.keySize)), key: key.subarray(0, map.keySize), perCpu: split(v) }
-        : { id: desc.id, key, perCpu: split(v) };
-      const present = new Set<string>();
-      // Keys first: deleting the key a walk stands on would restart the walk at the first key.
-      for (const key of this.aggregationKeys(map)) {
-        if (!native.mapLookup(map.fd, key, value)) continue;
-        this.aggOffsets.apply(map.fd, key, value, map.action);
-        const seen = this.aggOffsets.visibility(map.fd, key, value);
-        if (seen === 'delete') {
-          // Truncated and idle: free its space; a probe that raced the delete is carried over.
-          const had = native.mapLookupAndDelete(map.fd, key, value);
-          this.aggOffsets.truncate(map.fd, key, Buffer.alloc(value.length), had ? value : null, map.action);
-          continue;
-        }
-        present.add(AggOffsets.present(map.fd, key));
-        if (seen === 'show') out.push(entry(key, value));
+      for (const key of mapKeys(map.fd, this.fullKeySize(map))) {
+        if (native.mapLookup(map.fd, key, value)) out.push(entry(key, split()));
       }
-      // What trunc() carried over for keys the kernel has not seen again.
-      for (const c of this.aggOffsets.carriedOnly(map.fd, present, map.action)) out.push(entry(c.key, c.value));
     }
     return out;
   }
@@ -702,51 +709,20 @@ export class LinuxDevice implements Device {
     return Array.from({ length: ncpu }, (_, cpu) => ({ cpu, drops: Number(value.readBigUInt64LE(cpu * 8)) }));
   }
 
-  /** clear(): every entry of aggregation `id` back to its initial value on every CPU; keys stay. */
+  /** clear(): the entries of aggregation `id`, as read, read zero; keys stay (agg-switch.ts). */
   clearAggregation(id: number, read: AggregationEntry[]): void {
     const agg = this.aggs.find((a) => a.desc.id === id);
-    if (!agg) return;
-    const { map } = agg;
-    if (!offsettable(map.action)) return this.resetAggregation(id, map);
-    // Zero what the consumer read; what probes added since stays (agg-carry.ts).
-    for (const e of read) {
-      if (e.id !== id) continue;
-      this.aggOffsets.clear(map.fd, this.fullAggKey(map, id, e.key), this.joinPerCpu(map, e.perCpu), map.action);
-    }
+    const sw = agg?.map.outerFd !== undefined ? this.switched.get(agg.map.outerFd) : undefined;
+    if (!agg || !sw) return;
+    for (const e of read) if (e.id === id) sw.clear(this.fullAggKey(agg.map, id, e.key), e.perCpu);
   }
 
-  /** min() and max() cannot be offset: their entries go back to the start. */
-  private resetAggregation(id: number, map: AggregationMap): void {
-    const init = this.perCpuInitial(map);
-    if (!map.keyed) return native.mapUpdate(map.fd, u32(map.shared && 'index' in map.shared ? map.shared.index : 0), init, 0);
-    for (const key of this.aggregationKeys(map)) {
-      if (map.shared && Number(key.readBigUInt64LE(map.keySize)) !== id) continue;
-      try { native.mapUpdate(map.fd, key, init, 2 /* BPF_EXIST */); } catch { /* deleted meanwhile */ }
-    }
-  }
-
-  /** trunc(): remove these entries, as read, of aggregation `id` (a keyless one goes back to its start). */
+  /** trunc(): remove these entries, as read, of aggregation `id` (a keyless one reads zero). */
   removeAggregationKeys(id: number, read: AggregationEntry[]): void {
     const agg = this.aggs.find((a) => a.desc.id === id);
-    if (!agg) return;
-    const { map } = agg;
-    if (!map.keyed) {
-      if (read.length === 0) return;
-      if (offsettable(map.action)) return this.clearAggregation(id, read);
-      return this.resetAggregation(id, map);
-    }
-    // Offset to zero and hidden, deleted once idle (agg-carry.ts): a delete now would lose what
-    // probes add between the consumer's read and the delete. min() and max() are deleted.
-    for (const e of read) {
-      if (e.id !== id) continue;
-      const key = this.fullAggKey(map, id, e.key);
-      if (offsettable(map.action)) {
-        this.aggOffsets.hide(map.fd, key, this.joinPerCpu(map, e.perCpu), map.action);
-        continue;
-      }
-      this.aggOffsets.forget(map.fd, key);
-      native.mapDelete(map.fd, key);
-    }
+    const sw = agg?.map.outerFd !== undefined ? this.switched.get(agg.map.outerFd) : undefined;
+    if (!agg || !sw) return;
+    for (const e of read) if (e.id === id) sw.remove(this.fullAggKey(agg.map, id, e.key), e.perCpu);
   }
 
   /** An aggregation's key in its map: shared hashes end it with the aggregation's id. */
@@ -758,29 +734,9 @@ export class LinuxDevice implements Device {
     return Buffer.concat([key, suffix]);
   }
 
-  /** Per-CPU values as the kernel lays them out: one stride apart. */
-  private joinPerCpu(map: AggregationMap, perCpu: Buffer[]): Buffer {
-    const stride = roundUp(map.valueSize, 8);
-    const all = Buffer.alloc(stride * this.ncpu);
-    perCpu.forEach((b, c) => { if (c < this.ncpu) b.copy(all, c * stride); });
-    return all;
-  }
-
-  private perCpuInitial(map: AggregationMap): Buffer {
-    const ncpu = this.ncpu;
-    const stride = roundUp(map.valueSize, 8);
-    const one = aggInitialValue(map.action, map.valueSize);
-    const all = Buffer.alloc(stride * ncpu);
-    for (let c = 0; c < ncpu; c++) one.copy(all, c * stride);
-    return all;
-  }
-
-  private aggregationKeys(map: AggregationMap): Buffer[] {
-    const keys: Buffer[] = [];
-    let key: Buffer | null = null;
-    const next = Buffer.alloc(map.keySize + (map.shared && 'id' in map.shared ? 8 : 0));
-    while (native.mapNextKey(map.fd, key, next)) keys.push((key = Buffer.from(next)));
-    return keys;
+  /** The size of an aggregation's keys in its map: a shared hash's end with the id. */
+  private fullKeySize(map: AggregationMap): number {
+    return map.keySize + (map.shared && 'id' in map.shared ? 8 : 0);
   }
 
   close(): void {
@@ -794,7 +750,7 @@ export class LinuxDevice implements Device {
 
   // ------------------------------------------------------------------ helpers
 
-  private map(o: { type: number; keySize: number; valueSize: number; maxEntries: number; name: string; flags?: number }): number {
+  private map(o: { type: number; keySize: number; valueSize: number; maxEntries: number; name: string; flags?: number; innerMapFd?: number }): number {
     const fd = native.mapCreate(o);
     this.fds.push(fd);
     return fd;

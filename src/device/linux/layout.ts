@@ -7,6 +7,7 @@
 import * as D from '../../dif/constants.js';
 import type { ActionDescription, Program } from '../../dof/program.js';
 import type { Difo } from '../../dif/difo.js';
+import { difoConstant } from '../../dif/builder.js';
 import type { Probe } from '../../providers/provider.js';
 import type { ProbeRegistry } from '../../providers/registry.js';
 import { isGlob } from '../../providers/glob.js';
@@ -426,6 +427,27 @@ function collectAggregations(program: Program, layouts: EcbLayout[]): Aggregatio
     });
   });
   return [...out.values()];
+}
+
+/**
+ * The aggregations clear() or trunc() names: the device switches their buffers (agg-switch.ts).
+ * The compiler names one by a constant; should an action compute it, every aggregation is.
+ */
+export function switchedAggregations(program: Program, aggregations: AggregationDescription[]): Set<number> {
+  const ids = new Set<number>();
+  for (const ecb of program.ecbs) {
+    const acts = ecb.actions;
+    for (let i = 0; i < acts.length; i++) {
+      const act = acts[i];
+      if (act.kind !== D.DTRACEACT_LIBACT || (act.arg !== BigInt(D.DT_ACT_CLEAR) && act.arg !== BigInt(D.DT_ACT_TRUNC))) continue;
+      const id = act.difo ? difoConstant(act.difo) : null;
+      if (id === null) return new Set(aggregations.map((a) => a.id));
+      ids.add(Number(id));
+      // trunc()'s operand follows, an action of the same kind.
+      if (act.arg === BigInt(D.DT_ACT_TRUNC) && acts[i + 1]?.kind === D.DTRACEACT_LIBACT && acts[i + 1].arg === act.arg) i++;
+    }
+  }
+  return ids;
 }
 
 /** The strings BPF programs reference: DIFO string tables and probe names, NUL-terminated. */

@@ -103,6 +103,12 @@ export interface AggregationMap {
    * the update adds to atomically; the consumer reads it as CPU 0's.
    */
   oneCopy?: true;
+  /**
+   * clear() or trunc() names it: its data is in one of two maps of its kind (fd is the first)
+   * behind this one-slot map of maps, whose slot the device switches (agg-switch.ts); the update
+   * looks up the map in the slot first.
+   */
+  outerFd?: number;
 }
 
 export interface EcbPlan {
@@ -215,6 +221,8 @@ export const LOAD_TMP = -96;
 /** The dynamic variable entry a struct-valued load last found (variables.ts): the map value
  *  pointer and its address as a number, both 0 until one is found (-104 is error-probe.ts's). */
 export const DYNVAR_PTR = -112, DYNVAR_ADDR = -120;
+/** The map a switched aggregation's update found in its outer map (aggregate.ts). */
+export const AGG_MAP = -128;
 const STACK_ZERO_FROM = DYNVAR_ADDR;
 /** BPF_JMP | BPF_JCOND: may_goto, taken once the program's loop budget is spent. */
 
