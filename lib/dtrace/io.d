@@ -5,7 +5,8 @@
  * A request is not a buffer: b_flags says only B_READ or B_WRITE (the direction of the
  * request's operation), and members with no counterpart in a request (b_addr, b_resid,
  * b_bufsize, b_iodone, b_error, dev_name, dev_instance, the file the I/O is for) have no
- * translation, or read "<none>" for fileinfo_t's names, as DTrace's do when there is no file.
+ * translation, or read "<none>" for fileinfo_t's names (and -1 for fi_offset), as DTrace's do
+ * when there is no file.
  * Using a member without a translation is D_XLATE_NOCONV.
  */
 
@@ -72,6 +73,7 @@ translator fileinfo_t < struct request *R > {
 	fi_name = "<none>";
 	fi_dirname = "<none>";
 	fi_pathname = "<none>";
+	fi_offset = -1;		/* no file: the DTrace guide's io/applicat.d tests for -1 */
 	fi_fs = "<none>";
 	fi_mount = "<none>";
 };

@@ -1,6 +1,9 @@
 // Processes under trace: -c starts a command stopped (so nothing it does escapes tracing) and lets it
 // run once tracing is on; -p takes a running process. Either way dtrace ends when they have all
-// exited, and says so as DTrace does ("pid N has exited").
+// exited, and says so as DTrace does ("pid N has exited") -- unless exit() ended tracing first:
+// DTrace learns of a process's end only while it sleeps between drains, and once a drain has
+// consumed exit() it sleeps no more, so an exit caused or followed by exit() goes unsaid. Ours
+// wakes later than DTrace for a single record, so each end is dated and said after the drain.
 //
 // A command is started through /bin/sh, which stops itself with SIGSTOP and then execs the
 // command: its pid is the command's pid from the start, which is what $target must name. Until
@@ -109,9 +112,24 @@ export class ProcessSet {
   readonly procs: TracedProcess[] = [];
   private children = new Map<number, ChildProcess>();
   private polls: NodeJS.Timeout[] = [];
+  /** Ends seen and not yet said: when (CLOCK_MONOTONIC ns, as records are stamped) and the words. */
+  private ends: { at: bigint; message: string }[] = [];
 
-  /** notice: prints a dtrace notice (suppressed when quiet); called when a process exits. */
+  /** notice: prints a dtrace notice (suppressed when quiet); called by announce(). */
   constructor(private notice: (message: string) => void) {}
+
+  private ended(message: string): void {
+    this.ends.push({ at: process.hrtime.bigint(), message });
+  }
+
+  /**
+   * Say which processes have ended since the last call, leaving out those that ended after
+   * exitAt, the time stamp of the exit() record that ended tracing (null: none yet).
+   */
+  announce(exitAt: bigint | null): void {
+    for (const e of this.ends) if (exitAt === null || e.at < exitAt) this.notice(e.message);
+    this.ends = [];
+  }
 
   /** The first process's pid: the value of $target. */
   get target(): number {
@@ -133,9 +151,9 @@ export class ProcessSet {
     const proc: TracedProcess = { pid, created: true, exited: false, program };
     child.on('exit', (code, signal) => {
       proc.exited = true;
-      if (signal) this.notice(`pid ${pid} terminated by ${signalName(signal)}`);
-      else if (code !== 0) this.notice(`pid ${pid} exited with status ${code}`);
-      else this.notice(`pid ${pid} has exited`);
+      if (signal) this.ended(`pid ${pid} terminated by ${signalName(signal)}`);
+      else if (code !== 0) this.ended(`pid ${pid} exited with status ${code}`);
+      else this.ended(`pid ${pid} has exited`);
     });
     this.children.set(pid, child);
     this.procs.push(proc);
@@ -217,7 +235,7 @@ export class ProcessSet {
       if (s === null || s === 'Z' || s === 'X') {
         clearInterval(poll);
         proc.exited = true;
-        this.notice(`pid ${pid} has exited`);
+        this.ended(`pid ${pid} has exited`);
       }
     }, 50);
     this.polls.push(poll);

@@ -229,6 +229,7 @@ async function traceLoop(device: LinuxDevice, consumer: Consumer, procs: Process
       pending = undefined;
       consumer.consume();
     }
+    procs.announce(consumer.exitAt);
     if (due.has('aggrate')) consumer.snapshotAggregations();
     if (due.has('statusrate')) consumer.status();
     if (due.has('cleanrate')) consumer.clean();

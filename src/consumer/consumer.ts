@@ -73,6 +73,10 @@ export class Consumer {
   private policy: BufferPolicy;
   /** Set when an exit() record has been consumed: the exit status. */
   exitStatus: number | null = null;
+  /** The time stamp (ns, CLOCK_MONOTONIC) of the first exit() record consumed; null before. */
+  exitAt: bigint | null = null;
+  /** The time stamp of the record being consumed. */
+  private stamp = 0n;
   errors = 0;
 
   private aggs: Aggregations;
@@ -197,6 +201,7 @@ export class Consumer {
     if (!r || this.exitStatus !== null) return;
     const v = decode(r, raw.subarray(RECORD_HEADER_SIZE));
     this.exitStatus = v.kind === 'int' ? Number(v.value) : 0;
+    this.exitAt ??= raw.readBigUInt64LE(8);
   }
 
   private print(buffers: CpuBuffer[], readAt: bigint | null): void {
@@ -237,6 +242,7 @@ export class Consumer {
     const tag = raw.readUInt32LE(4);
     if (tag !== 0) return this.speculations.take(cpu, raw, tag).forEach((r) => this.record(r.cpu, r.raw));
     const ep = this.byEpid.get(epid);
+    this.stamp = raw.readBigUInt64LE(8);
     if (!ep) {
       this.opts.err(`dtrace: failed to process buffer on CPU ${cpu}: invalid enabled probe ID ${epid}\n`);
       return;
@@ -306,7 +312,7 @@ export class Consumer {
     },
     tracemem: (r, bytes) => { this.line += this.piece(formatTracemem(bytes, this.quiet), this.ep, r); },
     // The last exit() consumed gives the status (an END clause's exit() overrides).
-    exit: (_r, status) => { this.exitStatus = status; },
+    exit: (_r, status) => { this.exitStatus = status; this.exitAt ??= this.stamp; },
     symbolic: (r, data) => { this.line += this.piece(formatSymbolicRecord(r, data), this.ep, r); },
   };
 

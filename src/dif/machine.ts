@@ -667,7 +667,18 @@ export class DifMachine {
 
   private loadDynamic(difo: Difo, id: number, scope: number, kind: number, tuple: TupleEntry[]): bigint {
     const t = this.varType(difo, id, scope, kind);
-    const v = this.dynvars.get(this.dynKey(id, scope, kind, tuple));
+    const key = this.dynKey(id, scope, kind, tuple);
+    let v = this.dynvars.get(key);
+    if (!v && DifMachine.byRef(t) && t!.kind !== D.DIF_TYPE_STRING && kind === D.DIFV_KIND_ARRAY) {
+      // A struct, union or array element is faulted in, zero-filled, as DTrace's compiler does
+      // after such a load (dt_cg_array_op); the kernel's translation does the same.
+      if (this.dynvars.size >= this.dynvarLimit) {
+        this.dynvarDrops++;
+        return 0n;
+      }
+      const region = this.newStorage(Math.max(8, t!.size));
+      this.dynvars.set(key, (v = { value: region.base, region }));
+    }
     if (!v) return 0n;
     return DifMachine.byRef(t) ? v.region!.base : v.value;
   }

@@ -1071,6 +1071,14 @@ describe('stores through pointers, from the code generator', () => {
   });
 });
 
+describe('struct-valued associative arrays, from the code generator', () => {
+  test('an element never assigned is faulted in, zero-filled, when loaded (as dt_cg_array_op does)', () => {
+    const d = 'struct ci { int calls; int max; }; struct ci i[string]; BEGIN { i["a"].calls++; i["a"].calls++; ' +
+      'i["a"].max = 5; trace(i["a"].calls); trace(i["a"].max); trace(i["b"].calls); }';
+    expect(fire(d)).toEqual([2n, 5n, 0n]);
+  });
+});
+
 describe('struct and string assignment through pointers (COPYS), from the code generator', () => {
   test('a struct is copied whole', () => {
     const d = 'struct pt { int x; int y; }; BEGIN { this->a = (struct pt *)alloca(sizeof (struct pt)); ' +

@@ -324,23 +324,46 @@ function loadDynamic(t: ProbeTranslator, env: VariableEnv, scope: number, kind: 
   const a = t.a, plan = env.plan;
   const missing = a.label('dvar.missing'), done = a.label('dvar.done');
   const key = buildKey(t, env, scope, kind, id, fault);
-  a.ldMap(R1, env.mapFd);
-  a.mov(R2, R8), a.aluImm(ALU.ADD, R2, key);
-  a.call(HELPER.map_lookup_elem);
+  const lookup = () => {
+    a.ldMap(R1, env.mapFd);
+    a.mov(R2, R8), a.aluImm(ALU.ADD, R2, key);
+    a.call(HELPER.map_lookup_elem);
+  };
+  const found = () => {
+    if (value.string || value.size > 0) {
+      // A struct's entry stays writable through its address until the next such load: the pointer
+      // on the stack for the store, its address beside it to find it by.
+      if (!value.string) a.stx(8, FP, DYNVAR_PTR, R0);
+      // Stored and loaded back, the entry's address is a plain number to the verifier.
+      a.stx(8, R8, env.base + plan.addr, R0);
+      a.ldx(8, R0, R8, env.base + plan.addr);
+      if (!value.string) a.stx(8, FP, DYNVAR_ADDR, R0);
+    } else {
+      a.ldx(8, R0, R0, 0);
+    }
+    a.ja(done);
+  };
+  lookup();
   a.jmpImm(JMP.JEQ, R0, 0, missing);
-  if (value.string || value.size > 0) {
-    // A struct's entry stays writable through its address until the next such load: the pointer
-    // on the stack for the store, its address beside it to find it by.
-    if (!value.string) a.stx(8, FP, DYNVAR_PTR, R0);
-    // Stored and loaded back, the entry's address is a plain number to the verifier.
-    a.stx(8, R8, env.base + plan.addr, R0);
-    a.ldx(8, R0, R8, env.base + plan.addr);
-    if (!value.string) a.stx(8, FP, DYNVAR_ADDR, R0);
-  } else {
-    a.ldx(8, R0, R0, 0);
-  }
-  a.ja(done);
+  found();
   a.place(missing);
+  if (kind === D.DIFV_KIND_ARRAY && !value.string && value.size > 0) {
+    // A struct, union or array element is faulted in, zero-filled, when first loaded, as DTrace's
+    // compiler does after a by-reference LDGAA/LDTAA (dt_cg_array_op): `i[k].n++` and `i[k].n`
+    // then work on an element never assigned (a full space is a dynamic variable drop, and 0).
+    const full = a.label('dvar.full');
+    a.zero(R8, env.base + plan.value, roundUp(value.size, 8));
+    a.ldMap(R1, env.mapFd);
+    a.mov(R2, R8), a.aluImm(ALU.ADD, R2, key);
+    a.mov(R3, R8), a.aluImm(ALU.ADD, R3, env.base + plan.value);
+    a.movImm(R4, 1); // BPF_NOEXIST
+    a.call(HELPER.map_update_elem); // failing, another CPU's insert may have made it
+    lookup();
+    a.jmpImm(JMP.JEQ, R0, 0, full);
+    found();
+    a.place(full);
+    countDrop(t, env);
+  }
   a.movImm(R0, 0);
   a.place(done);
   t.putReg(R0, rd);
