@@ -51,6 +51,29 @@ describe('BPF clean-up passes', () => {
     expect(disassemble(b.finish())).toEqual(['0: if r0 jeq 0 goto 2', '1: r0 mov 1', '2: exit']);
   });
 
+  test('a jump is far by its reach once the verifier has expanded calls, divisions and may_goto', () => {
+    // 20000 instructions, 1000 of them helper calls the verifier may inline into ten or more.
+    const a = new BpfAsm();
+    const out = a.label('out');
+    a.jmpImm(JMP.JEQ, R0, 0, out);
+    for (let i = 0; i < 1000; i++) {
+      for (let j = 0; j < 19; j++) a.movImm(R1, j);
+      a.call(HELPER.map_lookup_elem);
+    }
+    a.place(out);
+    a.exit();
+    const l = disassemble(a.finish());
+    expect(l.slice(0, 3)).toEqual(['0: if r0 jeq 0 goto 2', '1: goto 3', `2: gotol ${l.length - 1}`]);
+    // The same length without them stays a 16-bit jump.
+    const b = new BpfAsm();
+    const end = b.label('end');
+    b.jmpImm(JMP.JEQ, R0, 0, end);
+    for (let i = 0; i < 20000; i++) b.movImm(R1, i);
+    b.place(end);
+    b.exit();
+    expect(disassemble(b.finish())[0]).toBe('0: if r0 jeq 0 goto 20001');
+  });
+
   test('values nobody reads are dropped; what reaches a helper, a store or exit stays', () => {
     const a = new BpfAsm();
     a.mov(R8, R1);
