@@ -492,7 +492,7 @@ export function aggFormatValue(desc: AggDesc, data: AggData): AggFormatValue {
 
 function keyRecordSize(k: Value, strsize: number): number {
   if (k.kind === 'int') return k.size;
-  if (k.kind === 'string') return Math.max(strsize, Buffer.byteLength(k.value) + 1);
+  if (k.kind === 'string') return Math.max(strsize, Buffer.byteLength(k.value)) + 1;
   return k.value.length;
 }
 
