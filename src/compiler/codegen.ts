@@ -745,8 +745,23 @@ export class DifoGen {
       return [this.expr(e.left), r];
     }
     const l = this.expr(e.left);
+    // Too few registers left for the right operand (the left has an effect, or is as deep):
+    // the left waits in a clause-local while the right is computed (a string stays in its
+    // register, which the device follows to know when its temporary is free).
+    if (this.free.length < 3 && (nr === null || nr > this.free.length) && l.type.kind !== 'string') {
+      const depth = ++this.spillDepth;
+      this.cg.vars.spill(this, depth, l.reg, false, e);
+      this.release(l.reg);
+      const r = this.expr(e.right);
+      this.spillDepth--;
+      const reg = this.alloc(e);
+      this.cg.vars.spill(this, depth, reg, true, e);
+      return [{ ...l, reg }, r];
+    }
     return [l, this.expr(e.right)];
   }
+  /** How many operands wait in clause-locals (`operands`). */
+  private spillDepth = 0;
 
   /** Register := 1 if the branch condition holds, else 0. */
   private setCondition(branchOp: number, reg: number): Val {

@@ -251,6 +251,18 @@ export class Variables {
     return v;
   }
 
+  /**
+   * Spill or fill a register through a clause-local no D name can reach (`%spill` and its depth:
+   * one per nesting level of spilled operands), held as a raw 64-bit value.
+   */
+  spill(g: DifoGen, depth: number, reg: number, fill: boolean, at: A.Position): void {
+    const name = `%spill${depth}`;
+    const v = this.locals.get(name) ?? this.variable('local', name, false, at);
+    v.type = LONG;
+    this.entry(g, v, fill ? D.DIFV_F_REF : D.DIFV_F_MOD);
+    g.b.emit(fill ? encodeLdv(D.DIF_OP_LDLS, v.id, reg) : encodeStv(D.DIF_OP_STLS, v.id, reg));
+  }
+
   private table(scope: Scope): Map<string, Variable> {
     return scope === 'thread' ? this.tls : scope === 'local' ? this.locals : this.arrays;
   }
