@@ -820,6 +820,12 @@ export class DifoGen {
         if (!isInteger(v.type) || v.type.kind === 'pointer') throw err('D_OP_ARITH', `operator ${e.op} requires an operand of arithmetic type`, e);
         if (e.op === '+') return v;
         b.emit(encodeR(D.DIF_OP_SUB, 0, v.reg, v.reg));
+        if (v.type.kind === 'int' && !v.type.signed && v.type.size < 8) {
+          // DTrace's parser negates an unsigned constant within its type: -0x80000000 is
+          // 0x80000000, -2u is 4294967294 (a computed value keeps its 64 bits, as there).
+          const c = constValue(e.operand);
+          if (c !== null) b.setx(BigInt.asUintN(v.type.size * 8, -c), v.reg);
+        }
         return { reg: v.reg, type: keepIntType(v.type) };
       case '~':
         if (!isInteger(v.type) || v.type.kind === 'pointer') throw err('D_OP_INT', 'operator ~ requires an operand of integral type', e);
