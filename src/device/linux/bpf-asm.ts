@@ -199,9 +199,10 @@ export class BpfAsm {
   /**
    * The program's bytes, every label resolved. A jump's offset is 16 bits, so a clause of more
    * than 32767 instructions may hold jumps that reach past it: an unconditional one becomes a
-   * `gotol` (BPF_JMP32 | BPF_JA, a 32-bit offset in imm; Linux 6.4), and a conditional one jumps
-   * over a `goto` to a `gotol` (`if ... goto +1; goto +1; gotol target`), which needs no inverted
-   * condition (may_goto has none). A jump's reach is measured as the verifier will have made the
+   * `gotol` (BPF_JMP32 | BPF_JA, a 32-bit offset in imm; Linux 6.4), and a conditional one becomes
+   * its inverted condition over a `gotol` (`if !cond goto +1; gotol target`), or, for the two
+   * that have no inverse (jset, may_goto), jumps over a `goto` to one (`if cond goto +1;
+   * goto +1; gotol target`). A jump's reach is measured as the verifier will have made the
    * program, after it has rewritten some instructions into several (`verifierGrowth`): a 16-bit
    * jump over them it cannot patch ("cannot be patched due to 16-bit range"). Expanding one jump
    * may push others out of range, so the layout is recomputed until nothing more needs it.
@@ -210,6 +211,8 @@ export class BpfAsm {
     const n = this.insns.length;
     for (const ins of this.insns) if (ins.label && ins.label.at < 0) throw new Error(`BPF label ${ins.label.name} never placed`);
     const conditional = (ins: Insn) => (ins.code & 0xf0) !== JMP.JA;
+    // The far form's length: 1 (gotol), 2 (inverted condition, gotol), 3 (condition, goto, gotol).
+    const farLength = (ins: Insn) => !conditional(ins) ? 1 : INVERSE.has(ins.code & 0xf0) ? 2 : 3;
     const far = new Uint8Array(n);
     const pos = new Int32Array(n + 1); // the new index of each instruction (n: the end)
     const reach = new Int32Array(n + 1); // its index once the verifier has rewritten the program
@@ -218,7 +221,7 @@ export class BpfAsm {
         pos[i] = at;
         reach[i] = at + grown;
         if (i < n) {
-          at += far[i] && conditional(this.insns[i]) ? 3 : 1;
+          at += far[i] ? farLength(this.insns[i]) : 1;
           grown += verifierGrowth(this.insns[i]);
         }
       }
@@ -246,6 +249,11 @@ export class BpfAsm {
       const target = pos[ins.label.at];
       if (!far[i]) return put(at, ins.code, ins.dst, ins.src, target - (at + 1), ins.imm);
       if (!conditional(ins)) return put(at, BPF_JMP32 | JMP.JA, 0, 0, 0, target - (at + 1));
+      const inverse = INVERSE.get(ins.code & 0xf0);
+      if (inverse !== undefined) {
+        put(at, (ins.code & ~0xf0) | inverse, ins.dst, ins.src, 1, ins.imm);
+        return put(at + 1, BPF_JMP32 | JMP.JA, 0, 0, 0, target - (at + 2));
+      }
       put(at, ins.code, ins.dst, ins.src, 1, ins.imm);
       put(at + 1, BPF_JMP | JMP.JA, 0, 0, 1, 0);
       put(at + 2, BPF_JMP32 | JMP.JA, 0, 0, 0, target - (at + 3));
@@ -253,6 +261,12 @@ export class BpfAsm {
     return buf;
   }
 }
+
+/** Each conditional jump's opposite (jset and may_goto have none). */
+const INVERSE = new Map<number, number>([
+  [JMP.JEQ, JMP.JNE], [JMP.JNE, JMP.JEQ], [JMP.JGT, JMP.JLE], [JMP.JLE, JMP.JGT], [JMP.JGE, JMP.JLT],
+  [JMP.JLT, JMP.JGE], [JMP.JSGT, JMP.JSLE], [JMP.JSLE, JMP.JSGT], [JMP.JSGE, JMP.JSLT], [JMP.JSLT, JMP.JSGE],
+]);
 
 /**
  * At most how many instructions the verifier adds in place of this one when it rewrites the
