@@ -113,7 +113,7 @@ export class CodeGenerator {
     });
     let predicate: Difo | null = null;
     try {
-      predicate = c.predicate ? inRegion('predicate', () => this.predicate(c.predicate!)) : null;
+      predicate = c.predicate ? inRegion('predicate', () => this.predicate(c.predicate!, c.end)) : null;
       compileActions();
     } catch (e) {
       // The predicate may read a variable the clause's own actions first assign, as in
@@ -127,17 +127,18 @@ export class CodeGenerator {
       } catch (e2) {
         throw e2 instanceof DtraceError && UNDEFINED.has(e2.tag) ? e : e2;
       }
-      predicate = inRegion('predicate', () => this.predicate(c.predicate!));
+      predicate = inRegion('predicate', () => this.predicate(c.predicate!, c.end));
     }
     for (const probe of probes) this.ecbs.push({ probe, predicate, actions, uarg });
   }
 
-  private predicate(e: A.Expression): Difo {
+  private predicate(e: A.Expression, clauseEnd?: A.Position): Difo {
     const g = new DifoGen(this, this.opts);
     const v = g.expr(e);
-    // A string is no scalar: DTrace refuses /execname/ and /"a" + 1/.
+    // A string is no scalar: DTrace refuses /execname/ and /"a" + 1/, once it has read the
+    // clause (the line of its closing brace).
     if (!isInteger(v.type))
-      throw err('D_PRED_SCALAR', 'predicate result must be of scalar type', e);
+      throw err('D_PRED_SCALAR', 'predicate result must be of scalar type', clauseEnd ?? e);
     return g.finish(v, INT);
   }
 
