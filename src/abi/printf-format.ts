@@ -302,8 +302,6 @@ export interface ArgType {
   element?: ArgType;
   /** The integer is a kernel (_symaddr) or user (_usymaddr) symbol address. */
   symaddr?: 'kernel' | 'user';
-  /** Typedef names this type was reached through, outermost first ("uint64_t"). */
-  typedefs?: string[];
 }
 
 export interface ValidateOptions {
@@ -329,6 +327,16 @@ export interface PrintfDiagnostic {
 function isInteger(t: ArgType): boolean {
   return t.kind === 'integer';
 }
+
+// %lx wants C's long and %llx its long long: LP64 makes them the same size, but DTrace checks the
+// spelling (int64_t and uint64_t pass both; the kernel's BTF spells long as `long int`).
+const LONG_NAMES = new Set([
+  'long', 'signed long', 'unsigned long', 'long int', 'long unsigned int',
+  'intptr_t', 'uintptr_t', 'size_t', 'ssize_t', 'ptrdiff_t', 'ulong_t',
+]);
+const LONG_LONG_NAMES = new Set([
+  'long long', 'signed long long', 'unsigned long long', 'long long int', 'long long unsigned int', 'u_longlong_t',
+]);
 
 function checkArg(check: ArgCheck, t: ArgType, opts: ValidateOptions): boolean {
   if (typeof check === 'object') {
@@ -361,9 +369,9 @@ function checkArg(check: ArgCheck, t: ArgType, opts: ValidateOptions): boolean {
     case 'xshort':
       return isInteger(t) && t.size === 2;
     case 'xlong':
-      return isInteger(t) && t.size === 8 && !(t.typedefs ?? []).length;
+      return isInteger(t) && t.size === 8 && !LONG_LONG_NAMES.has(t.name);
     case 'xlonglong':
-      return isInteger(t) && t.size === 8;
+      return isInteger(t) && t.size === 8 && !LONG_NAMES.has(t.name);
     case 'none':
       return true;
   }

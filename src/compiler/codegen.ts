@@ -877,8 +877,11 @@ function literalType(e: A.IntegerLiteral): DType {
     if (!unsigned && v <= 0x7fffffffn) return INT;
     if ((unsigned || !e.decimal) && v <= 0xffffffffn) return intType(4, false, 'unsigned int');
   }
-  if (!unsigned && v <= 0x7fffffffffffffffn) return LONG;
-  return ULONG;
+  // C's rules: an integer constant too big for int is a long (long long with an LL suffix), then
+  // unsigned; printf's %lx and %llx tell the two apart.
+  const name = s.includes('ll') ? 'long long' : 'long';
+  if (!unsigned && v <= 0x7fffffffffffffffn) return intType(8, true, name);
+  return intType(8, false, `unsigned ${name}`);
 }
 
 /**
