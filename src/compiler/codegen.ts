@@ -709,15 +709,15 @@ export class DifoGen {
         return { reg: r.reg, type: INT };
       }
       case '^^': {
-        const l = this.bool(notScalar(this.expr(e.left), 'operator ^^ requires operands of scalar type', e), e);
-        const r = this.bool(notScalar(this.expr(e.right), 'operator ^^ requires operands of scalar type', e), e);
+        const [lv, rv] = this.operands(e);
+        const l = this.bool(notScalar(lv, 'operator ^^ requires operands of scalar type', e), e);
+        const r = this.bool(notScalar(rv, 'operator ^^ requires operands of scalar type', e), e);
         b.emit(encodeR(D.DIF_OP_XOR, l.reg, r.reg, l.reg));
         this.release(r.reg);
         return { reg: l.reg, type: INT };
       }
       case '==': case '!=': case '<': case '<=': case '>': case '>=': {
-        const l = this.expr(e.left);
-        const r = T.enumTagOperand(this, l, e) ?? this.expr(e.right);
+        const [l, r] = this.operands(e, (l) => T.enumTagOperand(this, l, e) ?? this.expr(e.right));
         const strings = T.comparison(this, e, l, r) === 'string';
         b.emit(encodeCmp(strings ? D.DIF_OP_SCMP : D.DIF_OP_CMP, l.reg, r.reg));
         this.release(r.reg);
@@ -737,11 +737,14 @@ export class DifoGen {
    * An operation's operands, left first as written -- unless that would run out of registers
    * while the right operand, the deeper one, would not: then, when neither side has an effect
    * the other could see, the right is computed first (as Sethi and Ullman order a tree), so
-   * `a + b * (c + d * (e + ...))` compiles however deep it nests.
+   * `a + b * (c + d * (e + ...))` compiles however deep it nests; where it has one, the left is
+   * spilled instead. `rightOf` computes a right operand that depends on the left (a comparison's
+   * enum tag), which is then never computed first.
    */
-  private operands(e: A.Binary): [Val, Val] {
+  private operands(e: A.Binary, rightOf?: (l: Val) => Val): [Val, Val] {
     const nl = registerNeed(e.left), nr = registerNeed(e.right);
-    if (nl !== null && nr !== null && nr + 1 > this.free.length && nr > nl) {
+    const right = rightOf ?? (() => this.expr(e.right));
+    if (!rightOf && nl !== null && nr !== null && nr + 1 > this.free.length && nr > nl) {
       const r = this.expr(e.right);
       return [this.expr(e.left), r];
     }
@@ -753,13 +756,13 @@ export class DifoGen {
       const depth = ++this.spillDepth;
       this.cg.vars.spill(this, depth, l.reg, false, e);
       this.release(l.reg);
-      const r = this.expr(e.right);
+      const r = right(l);
       this.spillDepth--;
       const reg = this.alloc(e);
       this.cg.vars.spill(this, depth, reg, true, e);
       return [{ ...l, reg }, r];
     }
-    return [l, this.expr(e.right)];
+    return [l, right(l)];
   }
   /** How many operands wait in clause-locals (`operands`). */
   private spillDepth = 0;

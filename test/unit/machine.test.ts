@@ -993,6 +993,11 @@ describe('DIF from the code generator', () => {
       'trace(a++ + (b++ * (c++ + (d++ - (e++ + (f++ + (g++ + (h++ + (i++ + (j++ + k++)))))))))); trace(this->x); trace(k); }'))
       .toEqual([3n + 3n * (3n + (3n - 21n)), 5n, 4n]);
   });
+  test('comparisons and ^^ with effects nested past the registers spill too', () => {
+    expect(fire('BEGIN { x = 1; trace(x++ == (x++ != (x++ < (x++ <= (x++ > (x++ >= (x++ == (x++ != (x++ < (x++ + 1)))))))))); ' +
+      'trace(x++ ^^ (x++ ^^ (x++ ^^ (x++ ^^ (x++ ^^ (x++ ^^ (x++ ^^ (x++ ^^ (x++ ^^ x++)))))))));}'))
+      .toEqual([1n, 0n]);
+  });
   test('strlen()', () => {
     expect(fire('BEGIN { trace(strlen("hello")); }')).toEqual([5n]);
   });
