@@ -668,7 +668,7 @@ export class DifoGen {
         throw err('D_OP_INCOMPAT', `operands have incompatible types: "${g ? typeName(g.type) : 'scalar'}" = "${typeName(v.type)}"`, e);
       T.refuseArrayTarget(g?.type ?? v.type, e);
       if (!g) g = this.cg.declareGlobal(t.name, v.type);
-      else if ((g.type.kind === 'string') !== (v.type.kind === 'string') || !T.assignable(this, g.type, v, e.value))
+      else if (!T.assignable(this, g.type, v, e.value))
         throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(g.type)}" = "${typeName(v.type)}"`, e);
     } else {
       if (!g) throw err('D_IDENT_UNDEF', `failed to resolve ${t.name}: Unknown variable name`, t);
