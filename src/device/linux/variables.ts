@@ -125,7 +125,9 @@ export function planVariables(program: Program, strsize: number, dynvarsize: num
       else if (v.scope === D.DIFV_SCOPE_THREAD || (v.kind === D.DIFV_KIND_ARRAY && v.id >= D.DIF_VAR_OTHER_UBASE)) {
         const k = dynamicKey(v.scope, v.kind, v.id);
         dynamic.set(k, merge(dynamic.get(k), kind));
-        valueBytes.set(k, Math.max(valueBytes.get(k) ?? 0, string ? strsize : v.type.size || 8));
+        // (A string value counts as the strsize option's bytes, one less than its slot here; a
+        // string key as the slot's.)
+        valueBytes.set(k, Math.max(valueBytes.get(k) ?? 0, string ? strsize - 1 : v.type.size || 8));
         if (v.kind === D.DIFV_KIND_SCALAR) threadScalars.add(k);
       }
     }
