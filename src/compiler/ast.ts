@@ -52,6 +52,8 @@ export interface Clause extends Position {
   probes: ProbeDescription[];
   predicate: Expression | null;
   body: Statement[] | null;
+  /** Where the clause's last token is: errors DTrace finds once it has read the whole clause. */
+  end?: Position;
 }
 
 /**

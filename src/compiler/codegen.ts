@@ -113,7 +113,7 @@ export class CodeGenerator {
     });
     let predicate: Difo | null = null;
     try {
-      predicate = c.predicate ? inRegion('predicate', () => this.predicate(c.predicate!)) : null;
+      predicate = c.predicate ? inRegion('predicate', () => this.predicate(c.predicate!, c.end)) : null;
       compileActions();
     } catch (e) {
       // The predicate may read a variable the clause's own actions first assign, as in
@@ -127,17 +127,18 @@ export class CodeGenerator {
       } catch (e2) {
         throw e2 instanceof DtraceError && UNDEFINED.has(e2.tag) ? e : e2;
       }
-      predicate = inRegion('predicate', () => this.predicate(c.predicate!));
+      predicate = inRegion('predicate', () => this.predicate(c.predicate!, c.end));
     }
     for (const probe of probes) this.ecbs.push({ probe, predicate, actions, uarg });
   }
 
-  private predicate(e: A.Expression): Difo {
+  private predicate(e: A.Expression, clauseEnd?: A.Position): Difo {
     const g = new DifoGen(this, this.opts);
     const v = g.expr(e);
-    // A string is no scalar: DTrace refuses /execname/ and /"a" + 1/.
+    // A string is no scalar: DTrace refuses /execname/ and /"a" + 1/, once it has read the
+    // clause (the line of its closing brace).
     if (!isInteger(v.type))
-      throw err('D_PRED_SCALAR', 'predicate result must be of scalar type', e);
+      throw err('D_PRED_SCALAR', 'predicate result must be of scalar type', clauseEnd ?? e);
     return g.finish(v, INT);
   }
 
@@ -667,7 +668,7 @@ export class DifoGen {
         throw err('D_OP_INCOMPAT', `operands have incompatible types: "${g ? typeName(g.type) : 'scalar'}" = "${typeName(v.type)}"`, e);
       T.refuseArrayTarget(g?.type ?? v.type, e);
       if (!g) g = this.cg.declareGlobal(t.name, v.type);
-      else if ((g.type.kind === 'string') !== (v.type.kind === 'string') || !T.assignable(this, g.type, v, e.value))
+      else if (!T.assignable(this, g.type, v, e.value))
         throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(g.type)}" = "${typeName(v.type)}"`, e);
     } else {
       if (!g) throw err('D_IDENT_UNDEF', `failed to resolve ${t.name}: Unknown variable name`, t);
@@ -708,15 +709,15 @@ export class DifoGen {
         return { reg: r.reg, type: INT };
       }
       case '^^': {
-        const l = this.bool(notScalar(this.expr(e.left), 'operator ^^ requires operands of scalar type', e), e);
-        const r = this.bool(notScalar(this.expr(e.right), 'operator ^^ requires operands of scalar type', e), e);
+        const [lv, rv] = this.operands(e);
+        const l = this.bool(notScalar(lv, 'operator ^^ requires operands of scalar type', e), e);
+        const r = this.bool(notScalar(rv, 'operator ^^ requires operands of scalar type', e), e);
         b.emit(encodeR(D.DIF_OP_XOR, l.reg, r.reg, l.reg));
         this.release(r.reg);
         return { reg: l.reg, type: INT };
       }
       case '==': case '!=': case '<': case '<=': case '>': case '>=': {
-        const l = this.expr(e.left);
-        const r = T.enumTagOperand(this, l, e) ?? this.expr(e.right);
+        const [l, r] = this.operands(e, (l) => T.enumTagOperand(this, l, e) ?? this.expr(e.right));
         const strings = T.comparison(this, e, l, r) === 'string';
         b.emit(encodeCmp(strings ? D.DIF_OP_SCMP : D.DIF_OP_CMP, l.reg, r.reg));
         this.release(r.reg);
@@ -736,17 +737,35 @@ export class DifoGen {
    * An operation's operands, left first as written -- unless that would run out of registers
    * while the right operand, the deeper one, would not: then, when neither side has an effect
    * the other could see, the right is computed first (as Sethi and Ullman order a tree), so
-   * `a + b * (c + d * (e + ...))` compiles however deep it nests.
+   * `a + b * (c + d * (e + ...))` compiles however deep it nests; where it has one, the left is
+   * spilled instead. `rightOf` computes a right operand that depends on the left (a comparison's
+   * enum tag), which is then never computed first.
    */
-  private operands(e: A.Binary): [Val, Val] {
+  private operands(e: A.Binary, rightOf?: (l: Val) => Val): [Val, Val] {
     const nl = registerNeed(e.left), nr = registerNeed(e.right);
-    if (nl !== null && nr !== null && nr + 1 > this.free.length && nr > nl) {
+    const right = rightOf ?? (() => this.expr(e.right));
+    if (!rightOf && nl !== null && nr !== null && nr + 1 > this.free.length && nr > nl) {
       const r = this.expr(e.right);
       return [this.expr(e.left), r];
     }
     const l = this.expr(e.left);
-    return [l, this.expr(e.right)];
+    // Too few registers left for the right operand (the left has an effect, or is as deep):
+    // the left waits in a clause-local while the right is computed (a string stays in its
+    // register, which the device follows to know when its temporary is free).
+    if (this.free.length < 3 && (nr === null || nr > this.free.length) && l.type.kind !== 'string') {
+      const depth = ++this.spillDepth;
+      this.cg.vars.spill(this, depth, l.reg, false, e);
+      this.release(l.reg);
+      const r = right(l);
+      this.spillDepth--;
+      const reg = this.alloc(e);
+      this.cg.vars.spill(this, depth, reg, true, e);
+      return [{ ...l, reg }, r];
+    }
+    return [l, right(l)];
   }
+  /** How many operands wait in clause-locals (`operands`). */
+  private spillDepth = 0;
 
   /** Register := 1 if the branch condition holds, else 0. */
   private setCondition(branchOp: number, reg: number): Val {
@@ -805,6 +824,12 @@ export class DifoGen {
         if (!isInteger(v.type) || v.type.kind === 'pointer') throw err('D_OP_ARITH', `operator ${e.op} requires an operand of arithmetic type`, e);
         if (e.op === '+') return v;
         b.emit(encodeR(D.DIF_OP_SUB, 0, v.reg, v.reg));
+        if (v.type.kind === 'int' && !v.type.signed && v.type.size < 8) {
+          // DTrace's parser negates an unsigned constant within its type: -0x80000000 is
+          // 0x80000000, -2u is 4294967294 (a computed value keeps its 64 bits, as there).
+          const c = constValue(e.operand);
+          if (c !== null) b.setx(BigInt.asUintN(v.type.size * 8, -c), v.reg);
+        }
         return { reg: v.reg, type: keepIntType(v.type) };
       case '~':
         if (!isInteger(v.type) || v.type.kind === 'pointer') throw err('D_OP_INT', 'operator ~ requires an operand of integral type', e);

@@ -404,6 +404,7 @@ class DParser extends EmbeddedActionsParser {
     this.OPTION2(() => {
       body = this.SUBRULE(this.block);
     });
+    const last = this.LA(0);
     this.ACTION(() => {
       if (body === null && predicateSeen) {
         throw new DtraceError(ErrorTags.D_SYNTAX, 'expected actions { } following probe description and predicate', at(predicate!));
@@ -412,7 +413,7 @@ class DParser extends EmbeddedActionsParser {
         throw new DtraceError(ErrorTags.D_SYNTAX, 'expected predicate and/or actions following probe description', at(first));
       }
     });
-    return this.ACTION(() => ({ kind: 'Clause', ...at(first), probes, predicate, body }) as A.Clause);
+    return this.ACTION(() => ({ kind: 'Clause', ...at(first), probes, predicate, body, end: pos(last) }) as A.Clause);
   });
 
   probeDescription = this.RULE('probeDescription', (): A.ProbeDescription => {

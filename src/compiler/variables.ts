@@ -20,6 +20,7 @@ import type * as A from './ast.js';
 import { type CodeGenerator, type DifoGen, type Val, checkTuple, err, registerNeed, resolveType } from './codegen.js';
 import { LONG, TRANSLATED_TYPE, difType, isDynamicType, isScalar, typeName, type DType } from './types.js';
 import { isNullConstant, narrow, refuseArrayTarget, updateStep } from './typed-expr.js';
+import { isStringCompatible } from './ctypes.js';
 
 type Scope = 'global' | 'thread' | 'local';
 
@@ -103,6 +104,10 @@ export class Variables {
       }
       // Structs, unions and arrays are copied into the variable by value, as strings are.
       const byRef = (t: DType) => t.kind === 'struct' || t.kind === 'array';
+      // A string and a char pointer or array are compatible (dt_node_is_argcompat): a string
+      // variable copies the characters, a char pointer takes the string's address.
+      const strings = (to: DType, from: DType) => (to.kind === 'string' || to.kind === 'pointer') &&
+        isStringCompatible(to, this.cg.types) && isStringCompatible(from, this.cg.types);
       refuseArrayTarget(v.type ?? val.type, e);
       if (v.type === null) v.type = val.type;
       else if (v.scope !== 'local' && v.type.kind === 'struct' && isNullConstant(e.value)) {
@@ -114,8 +119,9 @@ export class Variables {
         // equal to NULL and faulting when read, as in DTrace.
         this.emitStore(g, target, v, val.reg);
         return { reg: val.reg, type: v.type };
-      } else if (((v.type.kind === 'string') !== (val.type.kind === 'string') && !(v.scope !== 'local' && nullToString(v.type, e.value))) ||
-        ((byRef(v.type) || byRef(val.type)) && !sameType(v.type, val.type)))
+      } else if (!strings(v.type, val.type) &&
+        (((v.type.kind === 'string') !== (val.type.kind === 'string') && !(v.scope !== 'local' && nullToString(v.type, e.value))) ||
+        ((byRef(v.type) || byRef(val.type)) && !sameType(v.type, val.type))))
         throw err('D_OP_INCOMPAT', `operands have incompatible types: "${typeName(v.type)}" = "${typeName(val.type)}"`, e);
       this.emitStore(g, target, v, val.reg);
       return { reg: val.reg, type: v.type };
@@ -249,6 +255,18 @@ export class Variables {
     const v = this.table(scope).get(e.name) ?? this.variable(scope, e.name, false, e);
     if (v.array) throw err('D_IDENT_BADREF', `associative array '${v.name}' may not be referenced as scalar`, e);
     return v;
+  }
+
+  /**
+   * Spill or fill a register through a clause-local no D name can reach (`%spill` and its depth:
+   * one per nesting level of spilled operands), held as a raw 64-bit value.
+   */
+  spill(g: DifoGen, depth: number, reg: number, fill: boolean, at: A.Position): void {
+    const name = `%spill${depth}`;
+    const v = this.locals.get(name) ?? this.variable('local', name, false, at);
+    v.type = LONG;
+    this.entry(g, v, fill ? D.DIFV_F_REF : D.DIFV_F_MOD);
+    g.b.emit(fill ? encodeLdv(D.DIF_OP_LDLS, v.id, reg) : encodeStv(D.DIF_OP_STLS, v.id, reg));
   }
 
   private table(scope: Scope): Map<string, Variable> {

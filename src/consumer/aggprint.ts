@@ -282,7 +282,7 @@ const INT_WIDTH: Record<number, number> = { 1: 3, 2: 5, 4: 8, 8: 16 };
  * One aggregation key as printed by default: integers " %*d" by size (1- and
  * 2-byte keys read unsigned), strings "  %-50s", other bytes as a dump.
  */
-export function formatAggKey(k: Value): string {
+export function formatAggKey(k: Value, strsize = DEFAULT_STRSIZE): string {
   switch (k.kind) {
     case 'int': {
       if (k.shown !== undefined) return k.shown;
@@ -290,7 +290,7 @@ export function formatAggKey(k: Value): string {
       return ' ' + pad(n.toString(), INT_WIDTH[k.size]);
     }
     case 'string':
-      return formatBytes(stringRecord(k.value), -50, false, false);
+      return formatBytes(stringRecord(k.value, strsize), -50, false, false);
     case 'bytes':
       return k.shown ?? formatBytes(k.value, -50, false, false);
   }
@@ -401,9 +401,9 @@ export function distributionRows(desc: AggDesc, data: AggData): { value: bigint 
 }
 
 /** One entry's line(s): keys, value, newline. */
-export function formatAggEntry(desc: AggDesc, e: AggEntry): string {
+export function formatAggEntry(desc: AggDesc, e: AggEntry, strsize?: number): string {
   let out = '';
-  for (const k of e.keys) out += formatAggKey(k);
+  for (const k of e.keys) out += formatAggKey(k, strsize);
   return out + formatAggValue(desc, e.data) + '\n';
 }
 
@@ -414,7 +414,7 @@ export function formatAggEntry(desc: AggDesc, e: AggEntry): string {
  */
 export function formatAggregation(desc: AggDesc, entries: AggEntry[], opts: AggPrintOptions = {}): string {
   let out = '';
-  for (const e of sortAggEntries(desc, entries, opts)) out += formatAggEntry(desc, e);
+  for (const e of sortAggEntries(desc, entries, opts)) out += formatAggEntry(desc, e, opts.strsize);
   return out;
 }
 
@@ -492,7 +492,7 @@ export function aggFormatValue(desc: AggDesc, data: AggData): AggFormatValue {
 
 function keyRecordSize(k: Value, strsize: number): number {
   if (k.kind === 'int') return k.size;
-  if (k.kind === 'string') return Math.max(strsize, Buffer.byteLength(k.value) + 1);
+  if (k.kind === 'string') return Math.max(strsize, Buffer.byteLength(k.value)) + 1;
   return k.value.length;
 }
 

@@ -260,7 +260,7 @@ export class Aggregations {
       if (format !== undefined) out += formatPrintf(parseFormat(format), e.keys, { ...this.opts, aggValues: values });
       else {
         // Without a format: the keys, then each aggregation's value in the default layout.
-        out += e.keys.map(formatAggKey).join('');
+        out += e.keys.map((key) => formatAggKey(key, strsize)).join('');
         descs.forEach((d, i) => { out += formatAggValue(this.descOf(d), tables[i].get(k)?.data ?? zeroData(d)); });
         out += '\n';
       }

@@ -104,11 +104,10 @@ export function formatTracemem(data: Buffer, quiet = false): string {
   return formatBytes(data, -33, quiet, true);
 }
 
-/** The bytes of a string record: the string, NUL padded to strsize. */
+/** The bytes of a string record as the device lays it out: the string, NUL padded to strsize + 1. */
 export function stringRecord(s: string, strsize = DEFAULT_STRSIZE): Buffer {
   const text = Buffer.from(s, 'utf8');
-  const size = Math.max(strsize, text.length + 1);
-  const buf = Buffer.alloc(size);
+  const buf = Buffer.alloc(Math.max(strsize, text.length) + 1);
   text.copy(buf);
   return buf;
 }

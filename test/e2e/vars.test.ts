@@ -45,7 +45,7 @@ describe.skipIf(skip)(`vars${skip ? ` (skipped: ${skip})` : ''}`, () => {
   });
 
   test('freed thread-locals give their space back: no drops in a small dynamic variable space', () => {
-    // About 25 variables fit in 2k; 2000 calls each set and free one.
+    // 2k holds 256 thread-local uint64s; 2000 calls each set and free one.
     const script = `
       syscall::getppid:entry /pid == $target/ { self->ts = timestamp; }
       syscall::getppid:return /self->ts/ { @ = count(); self->ts = 0; }`;

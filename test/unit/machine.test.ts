@@ -986,6 +986,18 @@ describe('DIF from the code generator', () => {
     expect(fire('BEGIN { s = "abc"; trace(s == "abc"); trace(s < "abd"); trace(execname); }', { execname: 'node' }))
       .toEqual([1n, 1n, 'node']);
   });
+  test('operands with effects nested past the registers wait in clause-locals', () => {
+    // Eleven post-increments nested to the right: the left ones cannot be computed after the
+    // right, so they are spilled; the user's clause-locals beside them keep their values.
+    expect(fire('BEGIN { this->x = 5; a = b = c = d = e = f = g = h = i = j = k = 3; ' +
+      'trace(a++ + (b++ * (c++ + (d++ - (e++ + (f++ + (g++ + (h++ + (i++ + (j++ + k++)))))))))); trace(this->x); trace(k); }'))
+      .toEqual([3n + 3n * (3n + (3n - 21n)), 5n, 4n]);
+  });
+  test('comparisons and ^^ with effects nested past the registers spill too', () => {
+    expect(fire('BEGIN { x = 1; trace(x++ == (x++ != (x++ < (x++ <= (x++ > (x++ >= (x++ == (x++ != (x++ < (x++ + 1)))))))))); ' +
+      'trace(x++ ^^ (x++ ^^ (x++ ^^ (x++ ^^ (x++ ^^ (x++ ^^ (x++ ^^ (x++ ^^ (x++ ^^ x++)))))))));}'))
+      .toEqual([1n, 0n]);
+  });
   test('strlen()', () => {
     expect(fire('BEGIN { trace(strlen("hello")); }')).toEqual([5n]);
   });

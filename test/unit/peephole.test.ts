@@ -27,20 +27,22 @@ describe('BPF clean-up passes', () => {
     expect(listing(a)).toEqual(['r0 mov 0', 'if r0 jeq 0 goto 2', 'r0 mov 5', 'goto 5', 'r0 mov 6', 'exit']);
   });
 
-  test('jumps past 32767 instructions: gotol, and a conditional one jumps over a goto to a gotol', () => {
+  test('jumps past 32767 instructions: gotol, and a conditional one its inverse over a gotol', () => {
     const a = new BpfAsm();
     const far = a.label('far'), back = a.label('back');
     a.place(back);
     a.jmpImm(JMP.JEQ, R0, 0, far); // 0: too far for 16 bits
-    a.ja(far); // 1: too far
+    a.ja(far); // 2: too far
+    a.jmpImm(JMP.JSET, R0, 4, far); // 3: too far, and no inverse
     for (let i = 0; i < 40000; i++) a.movImm(R1, i);
-    a.jmpImm(JMP.JNE, R0, 0, back); // backwards, too far
+    a.jmpImm(JMP.JSGT, R0, 0, back); // backwards, too far
     a.place(far);
     a.exit();
     const l = disassemble(a.finish());
     const end = l.length - 1; // the exit
-    expect(l.slice(0, 4)).toEqual(['0: if r0 jeq 0 goto 2', '1: goto 3', `2: gotol ${end}`, `3: gotol ${end}`]);
-    expect(l.slice(end - 3)).toEqual([`${end - 3}: if r0 jne 0 goto ${end - 1}`, `${end - 2}: goto ${end}`, `${end - 1}: gotol 0`, `${end}: exit`]);
+    expect(l.slice(0, 6)).toEqual(['0: if r0 jne 0 goto 2', `1: gotol ${end}`, `2: gotol ${end}`,
+      '3: if r0 jset 4 goto 5', '4: goto 6', `5: gotol ${end}`]);
+    expect(l.slice(end - 2)).toEqual([`${end - 2}: if r0 jsle 0 goto ${end}`, `${end - 1}: gotol 0`, `${end}: exit`]);
     // Near jumps are unchanged.
     const b = new BpfAsm();
     const out = b.label('out');
@@ -49,6 +51,29 @@ describe('BPF clean-up passes', () => {
     b.place(out);
     b.exit();
     expect(disassemble(b.finish())).toEqual(['0: if r0 jeq 0 goto 2', '1: r0 mov 1', '2: exit']);
+  });
+
+  test('a jump is far by its reach once the verifier has expanded calls, divisions and may_goto', () => {
+    // 20000 instructions, 1000 of them helper calls the verifier may inline into ten or more.
+    const a = new BpfAsm();
+    const out = a.label('out');
+    a.jmpImm(JMP.JEQ, R0, 0, out);
+    for (let i = 0; i < 1000; i++) {
+      for (let j = 0; j < 19; j++) a.movImm(R1, j);
+      a.call(HELPER.map_lookup_elem);
+    }
+    a.place(out);
+    a.exit();
+    const l = disassemble(a.finish());
+    expect(l.slice(0, 2)).toEqual(['0: if r0 jne 0 goto 2', `1: gotol ${l.length - 1}`]);
+    // The same length without them stays a 16-bit jump.
+    const b = new BpfAsm();
+    const end = b.label('end');
+    b.jmpImm(JMP.JEQ, R0, 0, end);
+    for (let i = 0; i < 20000; i++) b.movImm(R1, i);
+    b.place(end);
+    b.exit();
+    expect(disassemble(b.finish())[0]).toBe('0: if r0 jeq 0 goto 20001');
   });
 
   test('values nobody reads are dropped; what reaches a helper, a store or exit stays', () => {

@@ -201,26 +201,36 @@ export class BpfAsm {
   /**
    * The program's bytes, every label resolved. A jump's offset is 16 bits, so a clause of more
    * than 32767 instructions may hold jumps that reach past it: an unconditional one becomes a
-   * `gotol` (BPF_JMP32 | BPF_JA, a 32-bit offset in imm; Linux 6.4), and a conditional one jumps
-   * over a `goto` to a `gotol` (`if ... goto +1; goto +1; gotol target`), which needs no inverted
-   * condition (may_goto has none). Expanding one may push others out of range, so the layout is
-   * recomputed until nothing more needs it.
+   * `gotol` (BPF_JMP32 | BPF_JA, a 32-bit offset in imm; Linux 6.4), and a conditional one becomes
+   * its inverted condition over a `gotol` (`if !cond goto +1; gotol target`), or, for the two
+   * that have no inverse (jset, may_goto), jumps over a `goto` to one (`if cond goto +1;
+   * goto +1; gotol target`). A jump's reach is measured as the verifier will have made the
+   * program, after it has rewritten some instructions into several (`verifierGrowth`): a 16-bit
+   * jump over them it cannot patch ("cannot be patched due to 16-bit range"). Expanding one jump
+   * may push others out of range, so the layout is recomputed until nothing more needs it.
    */
   finish(): Buffer {
     const n = this.insns.length;
     for (const ins of this.insns) if (ins.label && ins.label.at < 0) throw new Error(`BPF label ${ins.label.name} never placed`);
     const conditional = (ins: Insn) => (ins.code & 0xf0) !== JMP.JA;
+    // The far form's length: 1 (gotol), 2 (inverted condition, gotol), 3 (condition, goto, gotol).
+    const farLength = (ins: Insn) => !conditional(ins) ? 1 : INVERSE.has(ins.code & 0xf0) ? 2 : 3;
     const far = new Uint8Array(n);
     const pos = new Int32Array(n + 1); // the new index of each instruction (n: the end)
+    const reach = new Int32Array(n + 1); // its index once the verifier has rewritten the program
     for (;;) {
-      for (let i = 0, at = 0; i <= n; i++) {
+      for (let i = 0, at = 0, grown = 0; i <= n; i++) {
         pos[i] = at;
-        if (i < n) at += far[i] && conditional(this.insns[i]) ? 3 : 1;
+        reach[i] = at + grown;
+        if (i < n) {
+          at += far[i] ? farLength(this.insns[i]) : 1;
+          grown += verifierGrowth(this.insns[i]);
+        }
       }
       let changed = false;
       this.insns.forEach((ins, i) => {
         if (!ins.label || far[i]) return;
-        const off = pos[ins.label.at] - (pos[i] + 1);
+        const off = reach[ins.label.at] - (reach[i] + 1);
         if (off < -32768 || off > 32767) {
           far[i] = 1;
           changed = true;
@@ -241,10 +251,38 @@ export class BpfAsm {
       const target = pos[ins.label.at];
       if (!far[i]) return put(at, ins.code, ins.dst, ins.src, target - (at + 1), ins.imm);
       if (!conditional(ins)) return put(at, BPF_JMP32 | JMP.JA, 0, 0, 0, target - (at + 1));
+      const inverse = INVERSE.get(ins.code & 0xf0);
+      if (inverse !== undefined) {
+        put(at, (ins.code & ~0xf0) | inverse, ins.dst, ins.src, 1, ins.imm);
+        return put(at + 1, BPF_JMP32 | JMP.JA, 0, 0, 0, target - (at + 2));
+      }
       put(at, ins.code, ins.dst, ins.src, 1, ins.imm);
       put(at + 1, BPF_JMP | JMP.JA, 0, 0, 1, 0);
       put(at + 2, BPF_JMP32 | JMP.JA, 0, 0, 0, target - (at + 3));
     });
     return buf;
   }
+}
+
+/** Each conditional jump's opposite (jset and may_goto have none). */
+const INVERSE = new Map<number, number>([
+  [JMP.JEQ, JMP.JNE], [JMP.JNE, JMP.JEQ], [JMP.JGT, JMP.JLE], [JMP.JLE, JMP.JGT], [JMP.JGE, JMP.JLT],
+  [JMP.JLT, JMP.JGE], [JMP.JSGT, JMP.JSLE], [JMP.JSLE, JMP.JSGT], [JMP.JSGE, JMP.JSLT], [JMP.JSLT, JMP.JSGE],
+]);
+
+/**
+ * At most how many instructions the verifier adds in place of this one when it rewrites the
+ * program before JIT (do_misc_fixups): a helper call it inlines (array and per-CPU array map
+ * lookups take about ten), a division or modulo by a register (its divide-by-zero and INT_MIN / -1
+ * guards), may_goto (its counter on the stack). Generous, so that a jump is made far in time.
+ */
+export function verifierGrowth(ins: Insn): number {
+  const cls = ins.code & 0x07;
+  if (cls === BPF_JMP && (ins.code & 0xf0) === JMP.CALL) return 16;
+  if (cls === BPF_JMP && (ins.code & 0xf0) === 0xe0) return 8;
+  if ((cls === BPF_ALU64 || cls === BPF_ALU) && (ins.code & BPF_X) !== 0) {
+    const op = ins.code & 0xf0;
+    if (op === ALU.DIV || op === ALU.MOD) return 8;
+  }
+  return 0;
 }

@@ -114,6 +114,7 @@ export function planVariables(program: Program, strsize: number, dynvarsize: num
   // does not say which integer type a key has). Measured on the reference.
   const valueBytes = new Map<string, number>();
   const tupleBytes = new Map<string, number>();
+  const threadScalars = new Set<string>();
   const merge = (a: ValueKind | undefined, b: ValueKind): ValueKind =>
     ({ string: (a?.string ?? false) || b.string, size: Math.max(a?.size ?? 0, b.size) });
   for (const d of difos(program)) {
@@ -124,7 +125,10 @@ export function planVariables(program: Program, strsize: number, dynvarsize: num
       else if (v.scope === D.DIFV_SCOPE_THREAD || (v.kind === D.DIFV_KIND_ARRAY && v.id >= D.DIF_VAR_OTHER_UBASE)) {
         const k = dynamicKey(v.scope, v.kind, v.id);
         dynamic.set(k, merge(dynamic.get(k), kind));
-        valueBytes.set(k, Math.max(valueBytes.get(k) ?? 0, string ? strsize : v.type.size || 8));
+        // (A string value counts as the strsize option's bytes, one less than its slot here; a
+        // string key as the slot's.)
+        valueBytes.set(k, Math.max(valueBytes.get(k) ?? 0, string ? strsize - 1 : v.type.size || 8));
+        if (v.kind === D.DIFV_KIND_SCALAR) threadScalars.add(k);
       }
     }
     // The tuple stack at each array access, as the translator will see it.
@@ -150,9 +154,14 @@ export function planVariables(program: Program, strsize: number, dynvarsize: num
   const keySize = KEY_HEADER + maxTuple;
   const values = [...dynamic.values()];
   const valueSize = Math.max(8, values.some((k) => k.string) ? strBytes : 0, ...values.map((k) => roundUp(k.size, 8)));
-  // As many elements as DTrace for Linux fits in dynvarsize (the largest element bounds it).
+  // As many elements as DTrace for Linux fits in dynvarsize (the largest element bounds it). A
+  // thread-local scalar counts as its value alone (three ints in 15 bytes), an array element
+  // with the header and its keys (measured on the reference).
   let element = 0;
-  for (const k of dynamic.keys()) element = Math.max(element, DYNVAR_HEADER + (tupleBytes.get(k) ?? 0) + (valueBytes.get(k) ?? 8));
+  for (const k of dynamic.keys()) {
+    const header = threadScalars.has(k) ? 0 : DYNVAR_HEADER + (tupleBytes.get(k) ?? 0);
+    element = Math.max(element, header + (valueBytes.get(k) ?? 8));
+  }
   const capacity = Math.max(1, Math.floor(dynvarsize / Math.max(1, element)));
 
   let off = 0;
