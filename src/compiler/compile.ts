@@ -63,6 +63,7 @@ export interface Compiled {
   stabilityReports(executed: boolean): string[];
 }
 
+const SPECIFYING: Partial<Record<SourceKind, 'providers' | 'modules' | 'functions'>> = { P: 'providers', m: 'modules', f: 'functions' };
 const FIELD: Record<Exclude<SourceKind, 's' | 'i' | 'M'>, number> = { P: 0, m: 1, f: 2, n: 3 };
 
 /** The top-level items that make a translation unit non-empty. */
@@ -123,6 +124,7 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
     try {
       const ast = parse(source.text, {
         file: source.kind === 's' ? source.name : undefined, probeSpec: source.kind !== 's' || isSet(opts.options, 'pspec'),
+        specifying: SPECIFYING[source.kind],
         isTypeName: (n) => cg.types.isTypeName(n),
         isKnownName: (n) => isKnownName(cg, n),
       });
@@ -136,7 +138,7 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
           cgOpts.strsize = numericOption(options, 'strsize');
           cgOpts.defaultArgs = isSet(options, 'defaultargs');
         } else if (item.kind === 'Clause') {
-          const probes = item.probes.map((p) => p.id ? describeId(p, opts.registry)
+          const probes = item.probes.map((p) => p.id !== undefined ? describeId(p, opts.registry)
             : resolveDescription(p, source.kind, macros, opts.macroArgs, cgOpts));
           const matches = probes.map((p) => opts.registry.match(p));
           const why = probes.map((p) => providerProblems(p, opts.registry));
@@ -377,6 +379,11 @@ function resolveDescription(p: A.ProbeDescription, kind: SourceKind, macros: Map
     // -P/-m/-f: the last element written is the provider, module or function.
     const parts = splitDescription(p.text);
     const at = FIELD[kind];
+    // Elements are taken from the right; what is left over must be nothing (`-f :genunix::` is
+    // genunix:::, as DTrace reads it), else the description names more than the option allows.
+    if (parts.slice(0, Math.max(0, parts.length - at - 1)).join(':') !== '') {
+      throw new DtraceError('D_PDESC_INVAL', `invalid probe description "${p.text.trim()}": Overspecified probe description`, { line: p.line });
+    }
     fields = ['', '', '', ''];
     for (let i = parts.length - 1, f = at; i >= 0 && f >= 0; i--, f--) fields[f] = parts[i];
     instance = 'host';

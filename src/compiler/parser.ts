@@ -24,6 +24,11 @@ export interface ParseOptions {
   kind?: 'script' | 'probe-description';
   /** Same as kind: 'probe-description' when true (DTRACE_C_PSPEC). */
   probeSpec?: boolean;
+  /**
+   * dtrace -P, -m or -f: the element every description names; a probe ID is refused there
+   * ("probe identifier 4 not permitted when specifying functions").
+   */
+  specifying?: 'providers' | 'modules' | 'functions';
   /** Script path (recorded as Program.source); the `file` argument of parse() does the same. */
   file?: string;
   /** Extra type names (e.g. kernel typedefs from BTF) to treat as types in casts and declarations. */
@@ -248,6 +253,7 @@ class DParser extends EmbeddedActionsParser {
   /** Names the program has assigned so far: variables, never type names in casts. */
   variableNames = new Set<string>();
   probeMode = false;
+  specifying: ParseOptions['specifying'];
   private parenthesized = new WeakSet<object>();
   /**
    * The alternatives of the rules every expression passes through, made once: written inline,
@@ -272,9 +278,10 @@ class DParser extends EmbeddedActionsParser {
     this.performSelfAnalysis();
   }
 
-  begin(tokens: IToken[], options: { probeMode: boolean; isTypeName: (n: string) => boolean; typeNames: Set<string> }): void {
+  begin(tokens: IToken[], options: { probeMode: boolean; specifying?: ParseOptions['specifying']; isTypeName: (n: string) => boolean; typeNames: Set<string> }): void {
     this.input = tokens;
     this.probeMode = options.probeMode;
+    this.specifying = options.specifying;
     this.externalIsTypeName = options.isTypeName;
     this.typeNames = new Set(options.typeNames);
     this.declaredTypedefs = [];
@@ -429,6 +436,9 @@ class DParser extends EmbeddedActionsParser {
           return this.ACTION(() => {
             const v = t.payload as L.IntegerValue | L.LexErrorPayload;
             if ('tag' in v) throw new DtraceError(v.tag, v.message, pos(t));
+            if (this.specifying) {
+              throw new DtraceError(ErrorTags.D_PDESC_INVAL, `probe identifier ${v.value} not permitted when specifying ${this.specifying}`, pos(t));
+            }
             return {
               kind: 'ProbeDescription', ...pos(t), text: t.image, instance: 'host', provider: '',
               module: '', function: '', name: '', id: Number(v.value),
@@ -1484,7 +1494,7 @@ export function parse(source: string, fileOrOptions?: string | ParseOptions, mor
     const lexed = L.tokenize(source, { probeMode, isTypeName });
     const control = readControlLines(lexed.controls, source);
     applyLineMarks(lexed.tokens, control.marks);
-    parser.begin(lexed.tokens, { probeMode, isTypeName: external, typeNames: scriptTypes });
+    parser.begin(lexed.tokens, { probeMode, specifying: options.specifying, isTypeName: external, typeNames: scriptTypes });
 
     let items: { node: A.TopLevel; offset: number }[] | undefined;
     let failure: { offset: number; error: DtraceError } | null = null;
