@@ -125,6 +125,7 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
       const ast = parse(source.text, {
         file: source.kind === 's' ? source.name : undefined, probeSpec: source.kind !== 's' || isSet(opts.options, 'pspec'),
         specifying: SPECIFYING[source.kind],
+        pragmaBeforeError: (p) => pragma(p, new Map(options), opts.registry),
         isTypeName: (n) => cg.types.isTypeName(n),
         isKnownName: (n) => isKnownName(cg, n),
       });
@@ -318,7 +319,9 @@ function pragma(p: A.Pragma, options: Map<string, string>, registry: ProbeRegist
       if (cls === 'provider') found = registry.provider(name!) !== undefined;
       // A module with types: Linux keeps each one's BTF under /sys/kernel/btf.
       else if (cls === 'module') found = existsSync(`/sys/kernel/btf/${name}`);
-      else if (cls !== 'library') fail('D_PRAGMA_INVAL', `invalid class ${cls} specified by #pragma depends_on`);
+      // A D library may depend on another (library.ts); a program may not.
+      else if (cls === 'library') fail('D_PRAGMA_DEPEND', 'main program may not explicitly depend on a library');
+      else fail('D_PRAGMA_INVAL', `invalid class ${cls} specified by #pragma depends_on`);
       if (!found) fail('D_PRAGMA_DEPEND', `program requires ${cls} ${name}`);
       return;
     }

@@ -29,6 +29,11 @@ export interface ParseOptions {
    * ("probe identifier 4 not permitted when specifying functions").
    */
   specifying?: 'providers' | 'modules' | 'functions';
+  /**
+   * DTrace's lexer acts on each control line as it reads it, so a bad pragma before a syntax
+   * error is the error reported: called with each pragma that comes before one, it may throw.
+   */
+  pragmaBeforeError?: (p: A.Pragma) => void;
   /** Script path (recorded as Program.source); the `file` argument of parse() does the same. */
   file?: string;
   /** Extra type names (e.g. kernel typedefs from BTF) to treat as types in casts and declarations. */
@@ -1523,7 +1528,14 @@ export function parse(source: string, fileOrOptions?: string | ParseOptions, mor
     if (control.error !== null && (failure === null || control.error.offset <= failure.offset)) {
       throw control.error.error;
     }
-    if (failure !== null) throw failure.error;
+    if (failure !== null) {
+      for (const p of control.pragmas) {
+        if (p.offset >= failure.offset) break;
+        const m = mapLine(control.marks, p.node.line);
+        options.pragmaBeforeError?.({ ...p.node, line: m.line, ...(m.file !== undefined ? { file: m.file } : {}) });
+      }
+      throw failure.error;
+    }
 
     const all: { node: A.TopLevel; offset: number }[] = [...(items ?? [])];
     for (const p of control.pragmas) {
