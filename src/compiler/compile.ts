@@ -11,7 +11,7 @@ import { CodeGenerator, functionKind } from './codegen.js';
 import { checkInline } from './typed-expr.js';
 import { isVariableDeclaration } from './variables.js';
 import { DtraceError } from './errors.js';
-import { DEFAULT_LIBRARY_DIR, libraryFiles, libraryWords, loadLibrary, namesLibrary } from './library.js';
+import { DEFAULT_LIBRARY_DIR, libraryFiles, libraryWords, loadLibrary, namesLibrary, orderLibraries, type LibraryFile } from './library.js';
 import { KEYWORDS } from './lexer.js';
 import { DIF_VAR_BY_NAME } from '../dif/constants.js';
 import { ACTION_PROTOTYPES, SUBROUTINE_BY_NAME } from '../dif/subroutines.js';
@@ -95,7 +95,14 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
   const loadLibraries = () => {
     libraryLoaded = true;
     cg.libraryFor = undefined;
-    for (const lib of libs) {
+    let ordered: LibraryFile[];
+    try {
+      ordered = orderLibraries(libs);
+    } catch (e) {
+      if (e instanceof DtraceError) throw new SourceError(e, sources[0]);
+      throw e;
+    }
+    for (const lib of ordered) {
       try {
         loadLibrary(cg, lib);
       } catch (e) {

@@ -6,7 +6,7 @@
 // are of its types (`libraryWords`).
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CodeGenerator } from './codegen.js';
 import { DtraceError } from './errors.js';
@@ -93,6 +93,54 @@ export function warmLibraryWords(): void {
 /** Whether any of these texts (program sources, or a probe's argument types) names a library word. */
 export function namesLibrary(declared: Set<string>, texts: string[]): boolean {
   return texts.some((t) => [...wordsOf(t)].some((w) => declared.has(w)));
+}
+
+/** `#pragma D depends_on library NAME` lines: a library names another of its own directory. */
+const DEPENDS_ON_LIBRARY = /^[ \t]*#[ \t]*pragma[ \t]+D[ \t]+depends_on[ \t]+library[ \t]+(\S+)/gm;
+
+/**
+ * The library files in the order they load: each after the libraries it depends on, else in
+ * file order (ours name no dependencies: they load by name, as before). As libdtrace, a
+ * dependency on a file not loaded is refused, and so is a cycle, which libdtrace names by the
+ * first edge against the finishing order of a depth-first walk from each file to its
+ * dependents. The errors carry no tag and no line: dtrace(1) reports them against the program.
+ */
+export function orderLibraries(files: LibraryFile[]): LibraryFile[] {
+  const byName = new Map(files.map((f) => [f.name, f]));
+  const dependencies = new Map<string, string[]>(files.map((f) => [f.name, []]));
+  const dependents = new Map<string, string[]>(files.map((f) => [f.name, []]));
+  for (const f of files) {
+    for (const m of f.text.matchAll(DEPENDS_ON_LIBRARY)) {
+      const dep = join(dirname(f.name), m[1]);
+      if (!byName.has(dep)) throw new DtraceError('', `Invalid library dependency in ${f.name}: ${dep}`);
+      dependencies.get(f.name)!.push(dep);
+      const list = dependents.get(dep)!;
+      if (!list.includes(f.name)) list.push(f.name);
+    }
+  }
+  let count = 0;
+  const finish = new Map<string, number>();
+  const walk = (n: string) => {
+    finish.set(n, 0);
+    for (const d of dependents.get(n)!) if (!finish.has(d)) walk(d);
+    finish.set(n, ++count);
+  };
+  for (const f of files) if (!finish.has(f.name)) walk(f.name);
+  for (const f of files) {
+    for (const d of dependents.get(f.name)!) {
+      if (finish.get(d)! > finish.get(f.name)!) throw new DtraceError('', `Cyclic dependency detected: ${f.name} => ${d}`);
+    }
+  }
+  const ordered: LibraryFile[] = [];
+  const placed = new Set<string>();
+  const place = (n: string) => {
+    if (placed.has(n)) return;
+    placed.add(n);
+    for (const d of dependencies.get(n)!) place(d);
+    ordered.push(byName.get(n)!);
+  };
+  for (const f of files) place(f.name);
+  return ordered;
 }
 
 /** Compile one library file into the program's scope: its types, inlines and translators. */
