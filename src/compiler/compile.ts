@@ -24,6 +24,7 @@ import {
 } from './stability.js';
 import type { ProbeDescription, Program } from '../dof/program.js';
 import type { ProbeRegistry } from '../providers/registry.js';
+import { isOverspecified, SPECIFYING } from '../providers/listing.js';
 import { parseAttribute } from '../abi/stability.js';
 import { isSet, numericOption, parseOptionValue, OptionError, isCommandLineOnly, BAD_OPTION_CONTEXT } from '../options.js';
 
@@ -63,7 +64,6 @@ export interface Compiled {
   stabilityReports(executed: boolean): string[];
 }
 
-const SPECIFYING: Partial<Record<SourceKind, 'providers' | 'modules' | 'functions'>> = { P: 'providers', m: 'modules', f: 'functions' };
 const FIELD: Record<Exclude<SourceKind, 's' | 'i' | 'M'>, number> = { P: 0, m: 1, f: 2, n: 3 };
 
 /** The top-level items that make a translation unit non-empty. */
@@ -389,9 +389,7 @@ function resolveDescription(p: A.ProbeDescription, kind: SourceKind, macros: Map
     // -P/-m/-f: the last element written is the provider, module or function.
     const parts = splitDescription(p.text);
     const at = FIELD[kind];
-    // Elements are taken from the right; what is left over must be nothing (`-f :genunix::` is
-    // genunix:::, as DTrace reads it), else the description names more than the option allows.
-    if (parts.slice(0, Math.max(0, parts.length - at - 1)).join(':') !== '') {
+    if (isOverspecified(parts, at)) {
       throw new DtraceError('D_PDESC_INVAL', `invalid probe description "${p.text.trim()}": Overspecified probe description`, { line: p.line });
     }
     fields = ['', '', '', ''];

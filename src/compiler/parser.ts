@@ -28,7 +28,7 @@ export interface ParseOptions {
    * dtrace -P, -m or -f: the element every description names; a probe ID is refused there
    * ("probe identifier 4 not permitted when specifying functions").
    */
-  specifying?: 'providers' | 'modules' | 'functions';
+  specifying?: string;
   /**
    * DTrace's lexer acts on each control line as it reads it, so a bad pragma before a syntax
    * error is the error reported: called with each pragma that comes before one, it may throw.

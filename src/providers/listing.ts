@@ -78,7 +78,16 @@ export interface ListSpec {
 export type ParsedSpecifier = { spec: ProbeSpec; instance: string } | { id: number };
 
 /** What -P, -m and -f name, in their refusal of a probe id. */
-const SPECIFYING: Record<string, string> = { P: 'providers', m: 'modules', f: 'functions' };
+export const SPECIFYING: Readonly<Record<string, string>> = { P: 'providers', m: 'modules', f: 'functions' };
+
+/**
+ * Whether a -P/-m/-f description (split at ':') names more elements than its option takes: they
+ * are taken from the right up to `last` (0 provider ... 2 function), and what is left over must be
+ * nothing (`-f :genunix::` is genunix:::, as DTrace reads it).
+ */
+export function isOverspecified(parts: string[], last: number): boolean {
+  return parts.slice(0, Math.max(0, parts.length - last - 1)).join(':') !== '';
+}
 
 /** Which description field the last element of each kind of specifier fills. */
 const LAST_FIELD: Record<string, number> = { P: 0, m: 1, f: 2, n: 3, i: 3 };
@@ -117,10 +126,8 @@ export function parseProbeSpecifier(s: ListSpec): ParsedSpecifier[] | { error: s
       if (desc === '') continue;
     }
     const parts = desc.split(':');
-    // Four fields at most, plus the instance in front of a full description. -P/-m/-f take
-    // their elements from the right, and what is left over must be nothing (`-f :genunix::`).
-    const over = last === 3 ? parts.length > 5 : parts.slice(0, Math.max(0, parts.length - last - 1)).join(':') !== '';
-    if (over) {
+    // Four fields at most, plus the instance in front of a full description.
+    if (last === 3 ? parts.length > 5 : isOverspecified(parts, last)) {
       return {
         error:
           `invalid probe specifier ${s.text}: ` +
