@@ -130,7 +130,7 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
     cgOpts.arg0 = source.kind === 's' ? source.name : 'dtrace';
     try {
       const ast = parse(source.text, {
-        file: source.kind === 's' ? source.name : undefined, probeSpec: source.kind !== 's' || isSet(opts.options, 'pspec'),
+        file: source.kind === 's' ? source.name : undefined, probeSpec: source.kind !== 's', pspec: isSet(opts.options, 'pspec'),
         specifying: SPECIFYING[source.kind],
         pragmaBeforeError: (p) => pragma(p, new Map(options), opts.registry),
         isTypeName: (n) => cg.types.isTypeName(n),

@@ -22,8 +22,14 @@ export interface ParseOptions {
    * clause with a null body, and outer-scope words are probe descriptions unless exactly a keyword.
    */
   kind?: 'script' | 'probe-description';
-  /** Same as kind: 'probe-description' when true (DTRACE_C_PSPEC). */
+  /** Same as kind: 'probe-description' when true. */
   probeSpec?: boolean;
+  /**
+   * -x pspec (DTRACE_C_PSPEC): outer-scope words lex as probe descriptions, as in -n text, but a
+   * script's description still needs a predicate or actions. `#pragma D option pspec` in the
+   * text does the same.
+   */
+  pspec?: boolean;
   /**
    * dtrace -P, -m or -f: the element every description names; a probe ID is refused there
    * ("probe identifier 4 not permitted when specifying functions").
@@ -1478,6 +1484,9 @@ function applyLineMarks(tokens: IToken[], marks: LineMark[]): void {
 
 let sharedParser: DParser | null = null;
 
+/** `#pragma D option pspec`, which changes how the whole text lexes. */
+const PSPEC_PRAGMA = /^[ \t]*#[ \t]*pragma[ \t]+D[ \t]+option[ \t]+pspec[ \t]*$/m;
+
 /**
  * Parse D source into a Program. `file` is recorded as Program.source (e.g. the -s path); it may
  * also be given as `options.file`, and the options may be passed second: parse(text, options).
@@ -1489,6 +1498,7 @@ export function parse(source: string, fileOrOptions?: string | ParseOptions, mor
   sharedParser ??= new DParser();
   const parser = sharedParser;
   const probeMode = options.kind === 'probe-description' || options.probeSpec === true;
+  const pspec = options.pspec === true || PSPEC_PRAGMA.test(source);
   const external = options.isTypeName ?? (() => false);
   const scriptTypes = new Set<string>();
 
@@ -1496,7 +1506,7 @@ export function parse(source: string, fileOrOptions?: string | ParseOptions, mor
   // typedef its outer scope then uses is lexed again knowing it (rare; bounded).
   for (let attempt = 0; ; attempt++) {
     const isTypeName = (n: string) => BUILTIN_TYPEDEF_SET.has(n) || scriptTypes.has(n) || external(n);
-    const lexed = L.tokenize(source, { probeMode, isTypeName });
+    const lexed = L.tokenize(source, { probeMode: probeMode || pspec, isTypeName });
     const control = readControlLines(lexed.controls, source);
     applyLineMarks(lexed.tokens, control.marks);
     parser.begin(lexed.tokens, { probeMode, specifying: options.specifying, isTypeName: external, typeNames: scriptTypes });
