@@ -11,7 +11,7 @@ import { CodeGenerator, functionKind } from './codegen.js';
 import { checkInline } from './typed-expr.js';
 import { isVariableDeclaration } from './variables.js';
 import { DtraceError } from './errors.js';
-import { DEFAULT_LIBRARY_DIR, libraryFiles, libraryWords, loadLibrary, namesLibrary, orderLibraries, type LibraryFile } from './library.js';
+import { DEFAULT_LIBRARY_DIR, libraryFiles, libraryWords, libraryDependencies, loadLibrary, namesLibrary, orderLibraries, type LibraryFile } from './library.js';
 import { KEYWORDS } from './lexer.js';
 import { DIF_VAR_BY_NAME } from '../dif/constants.js';
 import { ACTION_PROTOTYPES, SUBROUTINE_BY_NAME } from '../dif/subroutines.js';
@@ -102,7 +102,14 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
       if (e instanceof DtraceError) throw new SourceError(e, sources[0]);
       throw e;
     }
+    // As libdtrace, a library whose provider or module is not here is left out, silently, and
+    // so is one that depends on a library left out.
+    const skipped = new Set<string>();
     for (const lib of ordered) {
+      if (libraryDependencies(lib).some((d) => d.cls === 'library' ? skipped.has(d.name) : dependencyMet(d.cls, d.name, opts.registry) === false)) {
+        skipped.add(lib.name);
+        continue;
+      }
       try {
         loadLibrary(cg, lib);
       } catch (e) {
@@ -284,6 +291,14 @@ function describe(p: ProbeDescription): string {
   return `${instance}${p.provider}:${p.module}:${p.function}:${p.name}`;
 }
 
+/** Whether this system has the provider or module a depends_on pragma names (undefined: no such class). */
+function dependencyMet(cls: string, name: string, registry: ProbeRegistry): boolean | undefined {
+  if (cls === 'provider') return registry.provider(name) !== undefined;
+  // A module with types: Linux keeps each one's BTF under /sys/kernel/btf.
+  if (cls === 'module') return existsSync(`/sys/kernel/btf/${name}`);
+  return undefined;
+}
+
 /**
  * A control line (libdtrace's dt_pragma): `#pragma D option|depends_on|attributes|binding`,
  * `#error` and `#ident` in any of their forms; other `#pragma` lines are ignored, as C does.
@@ -322,13 +337,10 @@ function pragma(p: A.Pragma, options: Map<string, string>, registry: ProbeRegist
     case 'depends_on': {
       const [cls, name] = args;
       if (cls === undefined || name === undefined) fail('D_PRAGMA_MALFORM', 'malformed #pragma depends_on <class> <name>');
-      let found = true;
-      if (cls === 'provider') found = registry.provider(name!) !== undefined;
-      // A module with types: Linux keeps each one's BTF under /sys/kernel/btf.
-      else if (cls === 'module') found = existsSync(`/sys/kernel/btf/${name}`);
       // A D library may depend on another (library.ts); a program may not.
-      else if (cls === 'library') fail('D_PRAGMA_DEPEND', 'main program may not explicitly depend on a library');
-      else fail('D_PRAGMA_INVAL', `invalid class ${cls} specified by #pragma depends_on`);
+      if (cls === 'library') fail('D_PRAGMA_DEPEND', 'main program may not explicitly depend on a library');
+      const found = dependencyMet(cls!, name!, registry);
+      if (found === undefined) fail('D_PRAGMA_INVAL', `invalid class ${cls} specified by #pragma depends_on`);
       if (!found) fail('D_PRAGMA_DEPEND', `program requires ${cls} ${name}`);
       return;
     }

@@ -95,8 +95,16 @@ export function namesLibrary(declared: Set<string>, texts: string[]): boolean {
   return texts.some((t) => [...wordsOf(t)].some((w) => declared.has(w)));
 }
 
-/** `#pragma D depends_on library NAME` lines: a library names another of its own directory. */
-const DEPENDS_ON_LIBRARY = /^[ \t]*#[ \t]*pragma[ \t]+D[ \t]+depends_on[ \t]+library[ \t]+(\S+)/gm;
+/** `#pragma D depends_on CLASS NAME` lines. */
+const DEPENDS_ON = /^[ \t]*#[ \t]*pragma[ \t]+D[ \t]+depends_on[ \t]+(\S+)[ \t]+(\S+)/gm;
+
+/**
+ * What a library file depends on: providers, modules, and libraries (another file of its own
+ * directory, named by its path here).
+ */
+export function libraryDependencies(f: LibraryFile): { cls: string; name: string }[] {
+  return [...f.text.matchAll(DEPENDS_ON)].map((m) => ({ cls: m[1], name: m[1] === 'library' ? join(dirname(f.name), m[2]) : m[2] }));
+}
 
 /**
  * The library files in the order they load: each after the libraries it depends on, else in
@@ -110,8 +118,7 @@ export function orderLibraries(files: LibraryFile[]): LibraryFile[] {
   const dependencies = new Map<string, string[]>(files.map((f) => [f.name, []]));
   const dependents = new Map<string, string[]>(files.map((f) => [f.name, []]));
   for (const f of files) {
-    for (const m of f.text.matchAll(DEPENDS_ON_LIBRARY)) {
-      const dep = join(dirname(f.name), m[1]);
+    for (const { name: dep } of libraryDependencies(f).filter((d) => d.cls === 'library')) {
       if (!byName.has(dep)) throw new DtraceError('', `Invalid library dependency in ${f.name}: ${dep}`);
       dependencies.get(f.name)!.push(dep);
       const list = dependents.get(dep)!;
