@@ -1,9 +1,10 @@
 // The D library: .d files of declarations, inlines and translators that every program sees, read
-// from lib/dtrace/ of this package and from each `-L dir` (in that order, files by name), as
-// libdtrace loads its library directories before compiling a program. Library translators and
-// inlines are checked when a program first uses them, and the package's own library is not even
-// parsed for a program that cannot name anything it declares, nor enables a probe whose args[]
-// are of its types (`libraryWords`).
+// from lib/dtrace/ of this package and from each `-L dir` (in that order, files by name, each
+// after the libraries its `#pragma D depends_on library` lines name, and none whose provider or
+// module is not here), as libdtrace loads its library directories before compiling a program.
+// Library translators and inlines are checked when a program first uses them, and the package's
+// own library is not even parsed for a program that cannot name anything it declares, nor
+// enables a probe whose args[] are of its types (`libraryWords`).
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
