@@ -210,9 +210,23 @@ const REFUSED: Record<string, (value: string) => string | null> = {
 export function parseOptionValue(name: string, value: string | null): [string, string] {
   const parsed = validateOption(name, value);
   if (name === 'cpu') return [name, cpuOption(value, parsed[1])];
+  // No stack holds more frames than the kernel's perf_event_max_stack gives bpf_get_stack.
+  if (STACK_FRAME_OPTIONS.has(name) && Number(parsed[1]) > perfMaxStack()) throw new OptionError(name, INVALID_VALUE);
   const why = REFUSED[name]?.(parsed[1]);
   if (why) throw new OptionError(name, why);
   return parsed;
+}
+
+/** The options that count a stack's frames. */
+const STACK_FRAME_OPTIONS = new Set(['maxframes', 'stackframes', 'ustackframes', 'jstackframes']);
+
+/** The kernel's limit on a stack's frames (/proc/sys/kernel/perf_event_max_stack), else its default. */
+function perfMaxStack(): number {
+  try {
+    return Number(readFileSync('/proc/sys/kernel/perf_event_max_stack', 'utf8').trim());
+  } catch {
+    return Number(OPTIONS.maxframes.default);
+  }
 }
 
 /**

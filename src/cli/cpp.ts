@@ -22,6 +22,8 @@ export interface CppOptions {
   args: string[];
   /** -H: let cpp list the files it includes, on stderr. */
   headers: boolean;
+  /** -X s (-x stdc=s): K&R C only, so cpp runs traditional (no __STDC__, no # or ##), as in DTrace for Linux. */
+  traditional?: boolean;
 }
 
 /**
@@ -40,7 +42,7 @@ export function preprocess(text: string, opts: CppOptions): string {
   // An interpreter line (#!) means nothing to cpp: blank it, keeping the line count.
   const input = text.startsWith('#!') ? text.replace(/^[^\n]*/, '') : text;
   // In DTrace for Linux's order, so that a -xcpppath command sees the same first option (-D).
-  const argv = [...PREDEFINED, `-D__SUNW_D_VERSION=${D_VERSION}`, '-std=c99', ...opts.args, ...(opts.headers ? ['-H'] : []), '-'];
+  const argv = [...PREDEFINED, `-D__SUNW_D_VERSION=${D_VERSION}`, '-std=c99', ...(opts.traditional ? ['-traditional-cpp'] : []), ...opts.args, ...(opts.headers ? ['-H'] : []), '-'];
   // Its argv[0] is the command's base name, as DTrace gives it ("cat: invalid option -- 'D'").
   const command = opts.path ?? 'cpp';
   const r = spawnSync(command, argv, { argv0: basename(command), input, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });

@@ -1,6 +1,7 @@
 // -l: the probes the descriptions, or the clauses of the compiled scripts, name.
 
 import type { Compiled } from '../compiler/compile.js';
+import { isSet } from '../options.js';
 import { listProbes, type ListSpec } from '../providers/listing.js';
 import type { ProbeRegistry } from '../providers/registry.js';
 import { Fatal } from './fatal.js';
@@ -19,6 +20,12 @@ export function listSpecs(compiled: Compiled | null, s: Settings, macros: Map<st
   let ecb = 0;
   for (const src of s.sources) {
     if (src.kind !== 's') {
+      // Each description is a program of its own, and a program must use the last macro
+      // argument (unless -x argref), as when tracing: `-lf read '{...}'` is refused.
+      const n = args.length;
+      if (n > 0 && !isSet(s.options, 'argref') && !new RegExp(`\\$\\$?${n}(?!\\d)`).test(src.text)) {
+        throw new Fatal(`invalid probe specifier ${src.text}: extraneous argument '${args[n - 1]}' ($${n} is not referenced)`);
+      }
       specs.push({ kind: src.kind, text: expandMacros(src.text, macros, args) });
       continue;
     }

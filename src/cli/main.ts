@@ -100,7 +100,8 @@ async function run(argv: string[]): Promise<number> {
     return 0;
   }
 
-  // Pass 4: compile.
+  // Pass 4: compile. -e with nothing to compile has nothing to do: not an error (-b 1t -e).
+  if (!mode.execute && s.sources.length === 0) return 0;
   const compiled = compileSources(s, args, registry, procs);
   if (compiled === null) return E_ERROR;
   if (mode.listing) {

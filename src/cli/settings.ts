@@ -121,7 +121,9 @@ export function loadSources(s: Settings): Source[] {
     }
     if (isSet(s.options, 'cpp')) {
       try {
-        text = preprocess(text, { path: s.options.get('cpppath'), args: s.cppArgs, headers: isSet(s.options, 'cpphdrs') });
+        text = preprocess(text, {
+          path: s.options.get('cpppath'), args: s.cppArgs, headers: isSet(s.options, 'cpphdrs'), traditional: s.options.get('stdc') === 's',
+        });
       } catch (e) {
         if (e instanceof CppError) throw new Fatal(`failed to compile script ${src.text}: ${e.message}`);
         throw e;

@@ -144,7 +144,8 @@ function checkBufsize(device: LinuxDevice, enabled: EnableResult, bufsize: numbe
     device.close();
     throw new Fatal(refused);
   }
-  if (LinuxDevice.ringSize(bufsize) !== bufsize) err(`bufsize increased to ${LinuxDevice.ringSize(bufsize)}\n`);
+  // A size the device lowered is reported as lowered (start()), not as raised to a ring's.
+  if (device.bufsizeLowered === undefined && LinuxDevice.ringSize(bufsize) !== bufsize) err(`bufsize increased to ${LinuxDevice.ringSize(bufsize)}\n`);
 }
 
 /**

@@ -11,7 +11,7 @@ import { CodeGenerator, functionKind } from './codegen.js';
 import { checkInline } from './typed-expr.js';
 import { isVariableDeclaration } from './variables.js';
 import { DtraceError } from './errors.js';
-import { DEFAULT_LIBRARY_DIR, libraryFiles, libraryWords, loadLibrary, namesLibrary } from './library.js';
+import { DEFAULT_LIBRARY_DIR, libraryFiles, libraryWords, libraryDependencies, loadLibrary, namesLibrary, orderLibraries, type LibraryFile } from './library.js';
 import { KEYWORDS } from './lexer.js';
 import { DIF_VAR_BY_NAME } from '../dif/constants.js';
 import { ACTION_PROTOTYPES, SUBROUTINE_BY_NAME } from '../dif/subroutines.js';
@@ -24,6 +24,7 @@ import {
 } from './stability.js';
 import type { ProbeDescription, Program } from '../dof/program.js';
 import type { ProbeRegistry } from '../providers/registry.js';
+import { isOverspecified, SPECIFYING } from '../providers/listing.js';
 import { parseAttribute } from '../abi/stability.js';
 import { isSet, numericOption, parseOptionValue, OptionError, isCommandLineOnly, BAD_OPTION_CONTEXT } from '../options.js';
 
@@ -94,7 +95,21 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
   const loadLibraries = () => {
     libraryLoaded = true;
     cg.libraryFor = undefined;
-    for (const lib of libs) {
+    let ordered: LibraryFile[];
+    try {
+      ordered = orderLibraries(libs);
+    } catch (e) {
+      if (e instanceof DtraceError) throw new SourceError(e, sources[0]);
+      throw e;
+    }
+    // As libdtrace, a library whose provider or module is not here is left out, silently, and
+    // so is one that depends on a library left out.
+    const skipped = new Set<string>();
+    for (const lib of ordered) {
+      if (libraryDependencies(lib).some((d) => d.cls === 'library' ? skipped.has(d.name) : dependencyMet(d.cls, d.name, opts.registry) === false)) {
+        skipped.add(lib.name);
+        continue;
+      }
       try {
         loadLibrary(cg, lib);
       } catch (e) {
@@ -122,7 +137,9 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
     cgOpts.arg0 = source.kind === 's' ? source.name : 'dtrace';
     try {
       const ast = parse(source.text, {
-        file: source.kind === 's' ? source.name : undefined, probeSpec: source.kind !== 's' || isSet(opts.options, 'pspec'),
+        file: source.kind === 's' ? source.name : undefined, probeSpec: source.kind !== 's', pspec: isSet(opts.options, 'pspec'),
+        specifying: SPECIFYING[source.kind],
+        pragmaBeforeError: (p) => pragma(p, new Map(options), opts.registry),
         isTypeName: (n) => cg.types.isTypeName(n),
         isKnownName: (n) => isKnownName(cg, n),
       });
@@ -136,7 +153,7 @@ export function compile(sources: Source[], opts: CompileOptions): Compiled {
           cgOpts.strsize = numericOption(options, 'strsize');
           cgOpts.defaultArgs = isSet(options, 'defaultargs');
         } else if (item.kind === 'Clause') {
-          const probes = item.probes.map((p) => p.id ? describeId(p, opts.registry)
+          const probes = item.probes.map((p) => p.id !== undefined ? describeId(p, opts.registry)
             : resolveDescription(p, source.kind, macros, opts.macroArgs, cgOpts));
           const matches = probes.map((p) => opts.registry.match(p));
           const why = probes.map((p) => providerProblems(p, opts.registry));
@@ -274,6 +291,14 @@ function describe(p: ProbeDescription): string {
   return `${instance}${p.provider}:${p.module}:${p.function}:${p.name}`;
 }
 
+/** Whether this system has the provider or module a depends_on pragma names (undefined: no such class). */
+function dependencyMet(cls: string, name: string, registry: ProbeRegistry): boolean | undefined {
+  if (cls === 'provider') return registry.provider(name) !== undefined;
+  // A module with types: Linux keeps each one's BTF under /sys/kernel/btf.
+  if (cls === 'module') return existsSync(`/sys/kernel/btf/${name}`);
+  return undefined;
+}
+
 /**
  * A control line (libdtrace's dt_pragma): `#pragma D option|depends_on|attributes|binding`,
  * `#error` and `#ident` in any of their forms; other `#pragma` lines are ignored, as C does.
@@ -312,11 +337,10 @@ function pragma(p: A.Pragma, options: Map<string, string>, registry: ProbeRegist
     case 'depends_on': {
       const [cls, name] = args;
       if (cls === undefined || name === undefined) fail('D_PRAGMA_MALFORM', 'malformed #pragma depends_on <class> <name>');
-      let found = true;
-      if (cls === 'provider') found = registry.provider(name!) !== undefined;
-      // A module with types: Linux keeps each one's BTF under /sys/kernel/btf.
-      else if (cls === 'module') found = existsSync(`/sys/kernel/btf/${name}`);
-      else if (cls !== 'library') fail('D_PRAGMA_INVAL', `invalid class ${cls} specified by #pragma depends_on`);
+      // A D library may depend on another (library.ts); a program may not.
+      if (cls === 'library') fail('D_PRAGMA_DEPEND', 'main program may not explicitly depend on a library');
+      const found = dependencyMet(cls!, name!, registry);
+      if (found === undefined) fail('D_PRAGMA_INVAL', `invalid class ${cls} specified by #pragma depends_on`);
       if (!found) fail('D_PRAGMA_DEPEND', `program requires ${cls} ${name}`);
       return;
     }
@@ -377,6 +401,9 @@ function resolveDescription(p: A.ProbeDescription, kind: SourceKind, macros: Map
     // -P/-m/-f: the last element written is the provider, module or function.
     const parts = splitDescription(p.text);
     const at = FIELD[kind];
+    if (isOverspecified(parts, at)) {
+      throw new DtraceError('D_PDESC_INVAL', `invalid probe description "${p.text.trim()}": Overspecified probe description`, { line: p.line });
+    }
     fields = ['', '', '', ''];
     for (let i = parts.length - 1, f = at; i >= 0 && f >= 0; i--, f--) fields[f] = parts[i];
     instance = 'host';

@@ -265,6 +265,22 @@ export const IntegerLiteral = createToken({
   start_chars_hint: DIGITS.split(''),
 });
 
+/**
+ * An integer where a probe description may start: a probe ID. DTrace's lexer takes the digits
+ * there as they come (`4.56` is the ID 4, then `.56`), never as a floating-point constant.
+ */
+export const OuterInteger = createToken({
+  name: 'OuterInteger',
+  categories: [IntegerLiteral],
+  pattern: {
+    exec: (text, offset) => {
+      const int = scanInteger(text, offset);
+      return int === null ? null : withPayload(int, integerValue(int));
+    },
+  },
+  start_chars_hint: DIGITS.split(''),
+});
+
 export const FloatLiteral = createToken({
   name: 'FloatLiteral',
   pattern: {
@@ -547,7 +563,7 @@ const EXPRESSION_TOKENS = [
 
 export const allTokens: TokenType[] = [
   LexError, StorageClassKw, QualifierKw, BasicTypeKw, BinaryOp, AssignOp,
-  ...TRIVIA, ...EXPRESSION_TOKENS, ...OPERATORS, ...OuterKw, OuterTypeName, ProbeSpec,
+  ...TRIVIA, ...EXPRESSION_TOKENS, ...OPERATORS, ...OuterKw, OuterTypeName, ProbeSpec, OuterInteger,
   PredStart, PredEnd, DeclEnd, Semi, BadCharacter,
 ];
 
@@ -557,7 +573,7 @@ const dLexer = new Lexer(
   {
     defaultMode: 'outer',
     modes: {
-      outer: [...TRIVIA, ProbeSpec, OuterTypeName, ...OuterKw, IntegerLiteral, Comma, PredStart, LBrace, BadCharacter],
+      outer: [...TRIVIA, ProbeSpec, OuterTypeName, ...OuterKw, OuterInteger, Comma, PredStart, LBrace, BadCharacter],
       pred: [...TRIVIA.slice(0, 2), PredEnd, ...TRIVIA.slice(2), ...EXPRESSION_TOKENS, ...OPERATORS, Semi, BadCharacter],
       body: [...TRIVIA, ...EXPRESSION_TOKENS, ...OPERATORS, Semi, BadCharacter],
       decl: [...TRIVIA, ...EXPRESSION_TOKENS, ...OPERATORS, DeclEnd, BadCharacter],

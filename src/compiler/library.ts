@@ -1,12 +1,13 @@
 // The D library: .d files of declarations, inlines and translators that every program sees, read
-// from lib/dtrace/ of this package and from each `-L dir` (in that order, files by name), as
-// libdtrace loads its library directories before compiling a program. Library translators and
-// inlines are checked when a program first uses them, and the package's own library is not even
-// parsed for a program that cannot name anything it declares, nor enables a probe whose args[]
-// are of its types (`libraryWords`).
+// from lib/dtrace/ of this package and from each `-L dir` (in that order, files by name, each
+// after the libraries its `#pragma D depends_on library` lines name, and none whose provider or
+// module is not here), as libdtrace loads its library directories before compiling a program.
+// Library translators and inlines are checked when a program first uses them, and the package's
+// own library is not even parsed for a program that cannot name anything it declares, nor
+// enables a probe whose args[] are of its types (`libraryWords`).
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CodeGenerator } from './codegen.js';
 import { DtraceError } from './errors.js';
@@ -93,6 +94,61 @@ export function warmLibraryWords(): void {
 /** Whether any of these texts (program sources, or a probe's argument types) names a library word. */
 export function namesLibrary(declared: Set<string>, texts: string[]): boolean {
   return texts.some((t) => [...wordsOf(t)].some((w) => declared.has(w)));
+}
+
+/** `#pragma D depends_on CLASS NAME` lines. */
+const DEPENDS_ON = /^[ \t]*#[ \t]*pragma[ \t]+D[ \t]+depends_on[ \t]+(\S+)[ \t]+(\S+)/gm;
+
+/**
+ * What a library file depends on: providers, modules, and libraries (another file of its own
+ * directory, named by its path here).
+ */
+export function libraryDependencies(f: LibraryFile): { cls: string; name: string }[] {
+  return [...f.text.matchAll(DEPENDS_ON)].map((m) => ({ cls: m[1], name: m[1] === 'library' ? join(dirname(f.name), m[2]) : m[2] }));
+}
+
+/**
+ * The library files in the order they load: each after the libraries it depends on, else in
+ * file order (ours name no dependencies: they load by name, as before). As libdtrace, a
+ * dependency on a file not loaded is refused, and so is a cycle, which libdtrace names by the
+ * first edge against the finishing order of a depth-first walk from each file to its
+ * dependents. The errors carry no tag and no line: dtrace(1) reports them against the program.
+ */
+export function orderLibraries(files: LibraryFile[]): LibraryFile[] {
+  const byName = new Map(files.map((f) => [f.name, f]));
+  const dependencies = new Map<string, string[]>(files.map((f) => [f.name, []]));
+  const dependents = new Map<string, string[]>(files.map((f) => [f.name, []]));
+  for (const f of files) {
+    for (const { name: dep } of libraryDependencies(f).filter((d) => d.cls === 'library')) {
+      if (!byName.has(dep)) throw new DtraceError('', `Invalid library dependency in ${f.name}: ${dep}`);
+      dependencies.get(f.name)!.push(dep);
+      const list = dependents.get(dep)!;
+      if (!list.includes(f.name)) list.push(f.name);
+    }
+  }
+  let count = 0;
+  const finish = new Map<string, number>();
+  const walk = (n: string) => {
+    finish.set(n, 0);
+    for (const d of dependents.get(n)!) if (!finish.has(d)) walk(d);
+    finish.set(n, ++count);
+  };
+  for (const f of files) if (!finish.has(f.name)) walk(f.name);
+  for (const f of files) {
+    for (const d of dependents.get(f.name)!) {
+      if (finish.get(d)! > finish.get(f.name)!) throw new DtraceError('', `Cyclic dependency detected: ${f.name} => ${d}`);
+    }
+  }
+  const ordered: LibraryFile[] = [];
+  const placed = new Set<string>();
+  const place = (n: string) => {
+    if (placed.has(n)) return;
+    placed.add(n);
+    for (const d of dependencies.get(n)!) place(d);
+    ordered.push(byName.get(n)!);
+  };
+  for (const f of files) place(f.name);
+  return ordered;
 }
 
 /** Compile one library file into the program's scope: its types, inlines and translators. */

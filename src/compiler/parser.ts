@@ -22,8 +22,24 @@ export interface ParseOptions {
    * clause with a null body, and outer-scope words are probe descriptions unless exactly a keyword.
    */
   kind?: 'script' | 'probe-description';
-  /** Same as kind: 'probe-description' when true (DTRACE_C_PSPEC). */
+  /** Same as kind: 'probe-description' when true. */
   probeSpec?: boolean;
+  /**
+   * -x pspec (DTRACE_C_PSPEC): outer-scope words lex as probe descriptions, as in -n text, but a
+   * script's description still needs a predicate or actions. `#pragma D option pspec` in the
+   * text does the same.
+   */
+  pspec?: boolean;
+  /**
+   * dtrace -P, -m or -f: the element every description names; a probe ID is refused there
+   * ("probe identifier 4 not permitted when specifying functions").
+   */
+  specifying?: string;
+  /**
+   * DTrace's lexer acts on each control line as it reads it, so a bad pragma before a syntax
+   * error is the error reported: called with each pragma that comes before one, it may throw.
+   */
+  pragmaBeforeError?: (p: A.Pragma) => void;
   /** Script path (recorded as Program.source); the `file` argument of parse() does the same. */
   file?: string;
   /** Extra type names (e.g. kernel typedefs from BTF) to treat as types in casts and declarations. */
@@ -248,6 +264,7 @@ class DParser extends EmbeddedActionsParser {
   /** Names the program has assigned so far: variables, never type names in casts. */
   variableNames = new Set<string>();
   probeMode = false;
+  specifying: ParseOptions['specifying'];
   private parenthesized = new WeakSet<object>();
   /**
    * The alternatives of the rules every expression passes through, made once: written inline,
@@ -272,9 +289,10 @@ class DParser extends EmbeddedActionsParser {
     this.performSelfAnalysis();
   }
 
-  begin(tokens: IToken[], options: { probeMode: boolean; isTypeName: (n: string) => boolean; typeNames: Set<string> }): void {
+  begin(tokens: IToken[], options: { probeMode: boolean; specifying?: ParseOptions['specifying']; isTypeName: (n: string) => boolean; typeNames: Set<string> }): void {
     this.input = tokens;
     this.probeMode = options.probeMode;
+    this.specifying = options.specifying;
     this.externalIsTypeName = options.isTypeName;
     this.typeNames = new Set(options.typeNames);
     this.declaredTypedefs = [];
@@ -430,6 +448,9 @@ class DParser extends EmbeddedActionsParser {
           return this.ACTION(() => {
             const v = t.payload as L.IntegerValue | L.LexErrorPayload;
             if ('tag' in v) throw new DtraceError(v.tag, v.message, pos(t));
+            if (this.specifying) {
+              throw new DtraceError(ErrorTags.D_PDESC_INVAL, `probe identifier ${v.value} not permitted when specifying ${this.specifying}`, pos(t));
+            }
             return {
               kind: 'ProbeDescription', ...pos(t), text: t.image, instance: 'host', provider: '',
               module: '', function: '', name: '', id: Number(v.value),
@@ -1464,6 +1485,9 @@ function applyLineMarks(tokens: IToken[], marks: LineMark[]): void {
 
 let sharedParser: DParser | null = null;
 
+/** `#pragma D option pspec`, which changes how the whole text lexes. */
+const PSPEC_PRAGMA = /^[ \t]*#[ \t]*pragma[ \t]+D[ \t]+option[ \t]+pspec[ \t]*$/m;
+
 /**
  * Parse D source into a Program. `file` is recorded as Program.source (e.g. the -s path); it may
  * also be given as `options.file`, and the options may be passed second: parse(text, options).
@@ -1475,6 +1499,7 @@ export function parse(source: string, fileOrOptions?: string | ParseOptions, mor
   sharedParser ??= new DParser();
   const parser = sharedParser;
   const probeMode = options.kind === 'probe-description' || options.probeSpec === true;
+  const pspec = options.pspec === true || PSPEC_PRAGMA.test(source);
   const external = options.isTypeName ?? (() => false);
   const scriptTypes = new Set<string>();
 
@@ -1482,10 +1507,10 @@ export function parse(source: string, fileOrOptions?: string | ParseOptions, mor
   // typedef its outer scope then uses is lexed again knowing it (rare; bounded).
   for (let attempt = 0; ; attempt++) {
     const isTypeName = (n: string) => BUILTIN_TYPEDEF_SET.has(n) || scriptTypes.has(n) || external(n);
-    const lexed = L.tokenize(source, { probeMode, isTypeName });
+    const lexed = L.tokenize(source, { probeMode: probeMode || pspec, isTypeName });
     const control = readControlLines(lexed.controls, source);
     applyLineMarks(lexed.tokens, control.marks);
-    parser.begin(lexed.tokens, { probeMode, isTypeName: external, typeNames: scriptTypes });
+    parser.begin(lexed.tokens, { probeMode, specifying: options.specifying, isTypeName: external, typeNames: scriptTypes });
 
     let items: { node: A.TopLevel; offset: number }[] | undefined;
     let failure: { offset: number; error: DtraceError } | null = null;
@@ -1514,7 +1539,14 @@ export function parse(source: string, fileOrOptions?: string | ParseOptions, mor
     if (control.error !== null && (failure === null || control.error.offset <= failure.offset)) {
       throw control.error.error;
     }
-    if (failure !== null) throw failure.error;
+    if (failure !== null) {
+      for (const p of control.pragmas) {
+        if (p.offset >= failure.offset) break;
+        const m = mapLine(control.marks, p.node.line);
+        options.pragmaBeforeError?.({ ...p.node, line: m.line, ...(m.file !== undefined ? { file: m.file } : {}) });
+      }
+      throw failure.error;
+    }
 
     const all: { node: A.TopLevel; offset: number }[] = [...(items ?? [])];
     for (const p of control.pragmas) {

@@ -77,6 +77,18 @@ export interface ListSpec {
 
 export type ParsedSpecifier = { spec: ProbeSpec; instance: string } | { id: number };
 
+/** What -P, -m and -f name, in their refusal of a probe id. */
+export const SPECIFYING: Readonly<Record<string, string>> = { P: 'providers', m: 'modules', f: 'functions' };
+
+/**
+ * Whether a -P/-m/-f description (split at ':') names more elements than its option takes: they
+ * are taken from the right up to `last` (0 provider ... 2 function), and what is left over must be
+ * nothing (`-f :genunix::` is genunix:::, as DTrace reads it).
+ */
+export function isOverspecified(parts: string[], last: number): boolean {
+  return parts.slice(0, Math.max(0, parts.length - last - 1)).join(':') !== '';
+}
+
 /** Which description field the last element of each kind of specifier fills. */
 const LAST_FIELD: Record<string, number> = { P: 0, m: 1, f: 2, n: 3, i: 3 };
 
@@ -100,14 +112,22 @@ export function parseProbeSpecifier(s: ListSpec): ParsedSpecifier[] | { error: s
   if (last === undefined) return { error: `-${s.kind} is not a probe specifier option` };
   const out: ParsedSpecifier[] = [];
   for (const raw of text.split(',')) {
-    const desc = raw.trim();
-    if ((s.kind === 'n' || s.kind === 'i') && /^\d+$/.test(desc)) {
-      out.push({ id: Number(desc) });
-      continue;
+    let desc = raw.trim();
+    // DTrace's lexer reads digits that start a description as a probe id, and what follows them
+    // as a description of its own (`-li 2-2` is the probe 2, then :::-2). -P/-m/-f refuse one.
+    const int = /^(?:0[xX][0-9a-fA-F]+|[0-9]+)/.exec(desc);
+    if (int) {
+      const id = Number(int[0].startsWith('0') && !/^0[xX]/.test(int[0]) ? parseInt(int[0], 8) : int[0]);
+      if (SPECIFYING[s.kind]) {
+        return { error: `invalid probe specifier ${s.text}: probe identifier ${id} not permitted when specifying ${SPECIFYING[s.kind]}` };
+      }
+      out.push({ id });
+      desc = desc.slice(int[0].length);
+      if (desc === '') continue;
     }
     const parts = desc.split(':');
     // Four fields at most, plus the instance in front of a full description.
-    if (parts.length > last + 1 + (last === 3 ? 1 : 0)) {
+    if (last === 3 ? parts.length > 5 : isOverspecified(parts, last)) {
       return {
         error:
           `invalid probe specifier ${s.text}: ` +
@@ -117,6 +137,7 @@ export function parseProbeSpecifier(s: ListSpec): ParsedSpecifier[] | { error: s
     const fields = ['', '', '', ''];
     let instance = 'host';
     if (parts.length === 5) instance = parts.shift()!;
+    if (parts.length > last + 1) parts.splice(0, parts.length - last - 1);
     parts.forEach((p, i) => (fields[last - (parts.length - 1) + i] = p));
     out.push({
       spec: { provider: fields[0], module: fields[1], function: fields[2], name: fields[3] },

@@ -59,8 +59,15 @@ describe('pass 2: options and programs in command-line order', () => {
 
 describe('-l: what each description names', () => {
   test('macro variables and arguments are expanded in a description', () => {
-    const args = parseArgs(['-l', '-n', 'pid$target:::entry', '-n', 'syscall::$1:entry', 'read']);
+    // -x argref: each description is a program, and the first does not use $1.
+    const args = parseArgs(['-l', '-x', 'argref', '-n', 'pid$target:::entry', '-n', 'syscall::$1:entry', 'read']);
     const specs = listSpecs(null, readSettings(args), new Map([['target', 42n]]), args.operands);
     expect(specs).toEqual([{ kind: 'n', text: 'pid42:::entry' }, { kind: 'n', text: 'syscall::read:entry' }]);
+  });
+
+  test('a description that leaves the last macro argument unused is refused, as when tracing', () => {
+    const args = parseArgs(['-l', '-n', 'dtrace:::BEGIN', '-n', 'syscall::$1:entry', 'read']);
+    expect(() => listSpecs(null, readSettings(args), new Map(), args.operands))
+      .toThrow("invalid probe specifier dtrace:::BEGIN: extraneous argument 'read' ($1 is not referenced)");
   });
 });

@@ -55,7 +55,9 @@ const PERF_SAMPLE_RAW = 1 << 10;
 // The tracing activity word's values (the translator's prologue runs a probe only when ACTIVE).
 const ACTIVITY_ACTIVE = 0;
 const ACTIVITY_WARMUP = 2; // 1 is DRAINING, set by exit()
-const MAX_RING_PAGES = 1 << 20; // the most pages native/perf.cc maps for one ring
+// The largest principal buffer per CPU: a perf ring is locked memory. A larger bufsize is lowered
+// by halves under bufresize=auto (100t becomes 200m, as the public suite's illumos machines had it).
+const BUFSIZE_MAX = 256 << 20;
 // The most aggsize taken: 4M entries of 64 bytes (layout.ts aggregationEntries), allocated as
 // keys arrive beyond the 65536 entries of the default 4 MB.
 const AGGSIZE_MAX = 256 << 20;
@@ -152,7 +154,7 @@ export class LinuxDevice implements Device {
   private progFds: number[] = [];
   private missesSeen = 0;
   private buffers: { cpu: number; fd: number; handle: number }[] = [];
-  /** The bytes each CPU's buffer got when the kernel could not give bufsize (bufresize=auto). */
+  /** The size each CPU's buffer was lowered to, by halves of bufsize (bufresize=auto). */
   bufsizeLowered?: number;
   /** The aggsize taken when -x aggsize was more than the maps hold (bufresize=auto). */
   aggsizeLowered?: number;
@@ -779,25 +781,26 @@ export class LinuxDevice implements Device {
   }
 
   private openBuffers(eventsFd: number): void {
-    // A perf ring is a power of two pages, at most 2^20 of them. A size the kernel cannot give is
-    // lowered by halves under bufresize=auto, as DTrace's kernel lowers it (dtrace(1) then says
-    // "buffer size lowered to ..."); under bufresize=manual it fails the enabling.
-    // A size between two such is raised to the next (ringSize).
+    // A perf ring is a power of two pages (a size between two is raised to the next, ringSize).
+    // Under bufresize=auto a size larger than BUFSIZE_MAX, or than the kernel can give, is
+    // lowered by halves of itself, as DTrace's kernel lowers it (dtrace(1) then says "buffer size
+    // lowered to ..."); under bufresize=manual it fails the enabling.
     const pageSize = native.pageSize();
-    const wanted = LinuxDevice.ringSize(this.opts.bufsize) / pageSize;
-    let pages = Math.min(wanted, MAX_RING_PAGES);
     const manual = this.opts.bufresize === 'manual';
-    if (manual && pages < wanted) throw new DeviceError('bufsize: Cannot allocate memory');
+    let size = this.opts.bufsize;
+    if (LinuxDevice.ringSize(size) > BUFSIZE_MAX && manual) throw new DeviceError('bufsize: Cannot allocate memory');
+    while (LinuxDevice.ringSize(size) > BUFSIZE_MAX) size = Math.floor(size / 2);
     for (const cpu of this.tracedCpus) {
       // Woken by a quarter of the ring, not by every record: a wake-up per event limited a
       // printf storm to what the consumer could be woken for (issue 22).
       const fd = native.perfEventOpen({
         type: PERF_TYPE_SOFTWARE, config: PERF_COUNT_SW_BPF_OUTPUT, sampleType: PERF_SAMPLE_RAW,
-        wakeupWatermark: Math.max(pageSize, (pages * pageSize) / 4), pid: -1, cpu,
+        wakeupWatermark: Math.max(pageSize, LinuxDevice.ringSize(size) / 4), pid: -1, cpu,
       });
       this.fds.push(fd);
       native.mapUpdate(eventsFd, u32(cpu), u32(fd), 0);
       for (;;) {
+        const pages = LinuxDevice.ringSize(size) / pageSize;
         try {
           const handle = native.perfBufferOpen(fd, pages);
           this.buffers.push({ cpu, fd, handle });
@@ -805,11 +808,11 @@ export class LinuxDevice implements Device {
         } catch (e) {
           if ((e as { code?: string }).code !== 'ENOMEM' || pages === 1) throw e;
           if (manual) throw new DeviceError('bufsize: Cannot allocate memory');
-          pages /= 2;
+          size = Math.floor(size / 2);
         }
       }
     }
-    if (pages < wanted) this.bufsizeLowered = pages * pageSize;
+    if (size < this.opts.bufsize) this.bufsizeLowered = size;
   }
 
   private load(probe: Probe, insns: Buffer, plans?: EcbPlan[], translate?: (plans: EcbPlan[]) => Buffer): number {

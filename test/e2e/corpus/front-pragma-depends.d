@@ -1,8 +1,8 @@
 /* flags: -q */
-/* #pragma D depends_on: a provider or module this kernel has, or a library, is satisfied. */
+/* #pragma D depends_on: a provider or module this kernel has is satisfied (a library may be
+   depended on by a library only: front-err-pragma-depends-library.d). */
 #pragma D depends_on provider syscall
 #pragma D depends_on module vmlinux
-#pragma D depends_on library procfs.d
 #pragma D attributes Evolving/Evolving/Common provider syscall provider
 #pragma D binding "1.0" myinline
 #pragma ident "a comment for tools"

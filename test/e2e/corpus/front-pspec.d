@@ -1,4 +1,4 @@
 /* flags: -q -x pspec */
-/* -x pspec: a script is read as -n descriptions are, so a bare description is a clause. */
+/* -x pspec: outer-scope words lex as probe descriptions, as -n's do; a script's clause still has
+   its predicate or actions (front-err-pspec-bare.d). Reference DTrace for Linux 2.0.1 agrees. */
 BEGIN { printf("begin\n"); exit(0); }
-END
