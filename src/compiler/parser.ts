@@ -54,7 +54,7 @@ const PRECEDENCE: Record<string, number> = {
  * precedence climbing makes: an operator takes as its right operand everything after it that
  * binds tighter, and operators of one level group to the left.
  */
-function climb(first: A.Expression, rest: (IToken | A.Expression)[]): A.Expression {
+function climb(first: A.Expression, rest: (IToken | A.Expression)[], ends: Map<A.Expression, number>): A.Expression {
   let i = 0; // rest[i] is the next operator, rest[i + 1] its right operand
   const level = (left: A.Expression, minPrec: number): A.Expression => {
     while (i < rest.length) {
@@ -63,7 +63,8 @@ function climb(first: A.Expression, rest: (IToken | A.Expression)[]): A.Expressi
       if (prec < minPrec) break;
       i += 2;
       const right = level(rest[i - 1] as A.Expression, prec + 1);
-      left = { kind: 'Binary', ...at(left), op: op.image as A.BinaryOperator, left, right };
+      // libdtrace builds the node on the token after its last operand (rest[i - 1] now).
+      left = { kind: 'Binary', ...at(left), dnLine: ends.get(rest[i - 1] as A.Expression), op: op.image as A.BinaryOperator, left, right };
     }
     return left;
   };
@@ -305,6 +306,17 @@ class DParser extends EmbeddedActionsParser {
   }
 
   /**
+   * The line of the token after the one just consumed: where libdtrace's lexer is when its parser
+   * needs a lookahead to build a node (an operator's, a cast's, an assignment's).
+   */
+  private lookaheadLine(): number {
+    const t = this.LA(1);
+    if (t.tokenType !== EOF) return t.startLine ?? 0;
+    const last = this.LA(0);
+    return last.endLine ?? last.startLine ?? 0;
+  }
+
+  /**
    * After '(' at LA(1): is this a parenthesised type name (a cast, or sizeof's operand)?
    * Keywords decide at once. A typedef name decides only when the name is not a variable the
    * program has used and what follows it can end an abstract declarator (`*`s and qualifiers, then
@@ -412,7 +424,8 @@ class DParser extends EmbeddedActionsParser {
         throw new DtraceError(ErrorTags.D_SYNTAX, 'expected predicate and/or actions following probe description', at(first));
       }
     });
-    return this.ACTION(() => ({ kind: 'Clause', ...at(first), probes, predicate, body }) as A.Clause);
+    // libdtrace checks a clause's predicate on its node, built on the closing '}'.
+    return this.ACTION(() => ({ kind: 'Clause', ...at(first), ...(body !== null ? { dnLine: this.LA(0).startLine } : {}), probes, predicate, body }) as A.Clause);
   });
 
   probeDescription = this.RULE('probeDescription', (): A.ProbeDescription => {
@@ -525,7 +538,7 @@ class DParser extends EmbeddedActionsParser {
       this.CONSUME(L.Comma);
       const right = this.SUBRULE2(this.assignment);
       this.ACTION(() => {
-        left = { kind: 'Comma', ...at(left), left, right };
+        left = { kind: 'Comma', ...at(left), dnLine: this.lookaheadLine(), left, right };
       });
     });
     return left;
@@ -544,7 +557,7 @@ class DParser extends EmbeddedActionsParser {
       const value = this.SUBRULE(this.assignment);
       return this.ACTION(() => {
         if (result.kind === 'Identifier' && result.module === undefined) this.variableNames.add(result.name);
-        return { kind: 'Assignment', ...at(result), op: op.image as A.AssignmentOperator, target: result, value } as A.Expression;
+        return { kind: 'Assignment', ...at(result), dnLine: this.lookaheadLine(), op: op.image as A.AssignmentOperator, target: result, value } as A.Expression;
       });
     });
     return assigned ?? target;
@@ -560,7 +573,7 @@ class DParser extends EmbeddedActionsParser {
       return { consequent, alternate };
     });
     if (branches === undefined) return test;
-    return this.ACTION(() => ({ kind: 'Conditional', ...at(test), test, consequent: branches.consequent, alternate: branches.alternate }) as A.Expression);
+    return this.ACTION(() => ({ kind: 'Conditional', ...at(test), dnLine: this.lookaheadLine(), test, consequent: branches.consequent, alternate: branches.alternate }) as A.Expression);
   });
 
   /**
@@ -570,12 +583,16 @@ class DParser extends EmbeddedActionsParser {
   binary = this.RULE('binary', (): A.Expression => {
     const first = this.SUBRULE(this.cast);
     let rest: (IToken | A.Expression)[] | null = null;
+    const ends = new Map<A.Expression, number>();
     this.MANY(() => {
       const op = this.CONSUME(L.BinaryOp);
       const right = this.SUBRULE2(this.cast);
-      this.ACTION(() => (rest ??= []).push(op, right));
+      this.ACTION(() => {
+        (rest ??= []).push(op, right);
+        ends.set(right, this.lookaheadLine());
+      });
     });
-    return rest === null ? first : this.ACTION(() => climb(first, rest!));
+    return rest === null ? first : this.ACTION(() => climb(first, rest!, ends));
   });
 
   cast = this.RULE('cast', (): A.Expression => {
@@ -589,7 +606,7 @@ class DParser extends EmbeddedActionsParser {
             const type = this.SUBRULE(this.typeName);
             this.CONSUME(L.RParen);
             const operand = this.SUBRULE(this.cast);
-            return this.ACTION(() => ({ kind: 'Cast', ...pos(lp), type, operand }) as A.Expression);
+            return this.ACTION(() => ({ kind: 'Cast', ...pos(lp), dnLine: this.lookaheadLine(), type, operand }) as A.Expression);
           },
         },
         { ALT: () => this.SUBRULE(this.unary) },
@@ -605,7 +622,7 @@ class DParser extends EmbeddedActionsParser {
           ALT: () => {
             const op = this.OR2(this.alts.unaryUpdate ??= [{ ALT: () => this.CONSUME(L.PlusPlus) }, { ALT: () => this.CONSUME(L.MinusMinus) }]);
             const operand = this.SUBRULE(this.unary);
-            return this.ACTION(() => ({ kind: 'Update', ...pos(op), op: op.image as '++' | '--', prefix: true, operand }) as A.Expression);
+            return this.ACTION(() => ({ kind: 'Update', ...pos(op), dnLine: this.lookaheadLine(), op: op.image as '++' | '--', prefix: true, operand }) as A.Expression);
           },
         },
         {
@@ -619,7 +636,7 @@ class DParser extends EmbeddedActionsParser {
               { ALT: () => this.CONSUME(L.Bang) },
             ]);
             const operand = this.SUBRULE(this.cast);
-            return this.ACTION(() => ({ kind: 'Unary', ...pos(op), op: op.image as A.Unary['op'], operand }) as A.Expression);
+            return this.ACTION(() => ({ kind: 'Unary', ...pos(op), dnLine: this.lookaheadLine(), op: op.image as A.Unary['op'], operand }) as A.Expression);
           },
         },
         {
@@ -667,12 +684,12 @@ class DParser extends EmbeddedActionsParser {
           ALT: () => {
             this.CONSUME(L.LBracket);
             const keys = this.SUBRULE(this.argumentList);
-            this.CONSUME(L.RBracket);
+            const rb = this.CONSUME(L.RBracket);
             this.ACTION(() => {
               if (result.kind === 'Aggregation' && result.keys === null && !this.parenthesized.has(result)) {
                 result = { ...result, keys };
               } else {
-                result = { kind: 'Index', ...at(result), base: result, keys };
+                result = { kind: 'Index', ...at(result), dnLine: rb.startLine, base: result, keys };
               }
             });
           },
@@ -684,9 +701,9 @@ class DParser extends EmbeddedActionsParser {
             this.OPTION(() => {
               args = this.SUBRULE2(this.argumentList);
             });
-            this.CONSUME(L.RParen);
+            const rp = this.CONSUME(L.RParen);
             this.ACTION(() => {
-              result = { kind: 'Call', ...at(result), callee: result, args };
+              result = { kind: 'Call', ...at(result), callee: result, args, closeLine: rp.startLine };
             });
           },
         },
@@ -695,7 +712,7 @@ class DParser extends EmbeddedActionsParser {
             const arrow = this.OR2([{ ALT: () => this.CONSUME(L.Dot) }, { ALT: () => this.CONSUME(L.Arrow) }]);
             const member = this.CONSUME(L.Identifier);
             this.ACTION(() => {
-              result = { kind: 'Member', ...at(result), object: result, member: member.image, arrow: arrow.tokenType === L.Arrow };
+              result = { kind: 'Member', ...at(result), dnLine: arrow.startLine, object: result, member: member.image, arrow: arrow.tokenType === L.Arrow };
             });
           },
         },
@@ -703,7 +720,7 @@ class DParser extends EmbeddedActionsParser {
           ALT: () => {
             const op = this.OR3([{ ALT: () => this.CONSUME(L.PlusPlus) }, { ALT: () => this.CONSUME(L.MinusMinus) }]);
             this.ACTION(() => {
-              result = { kind: 'Update', ...at(result), op: op.image as '++' | '--', prefix: false, operand: result };
+              result = { kind: 'Update', ...at(result), dnLine: op.startLine, op: op.image as '++' | '--', prefix: false, operand: result };
             });
           },
         },
@@ -783,14 +800,16 @@ class DParser extends EmbeddedActionsParser {
         ALT: () => {
           const kw = this.OR2(this.alts.selfThis ??= [{ ALT: () => this.CONSUME(L.Kw.self) }, { ALT: () => this.CONSUME(L.Kw.this) }]);
           let name: IToken | null = null;
+          let arrow: IToken | null = null;
           this.OPTION(() => {
-            this.CONSUME(L.Arrow);
+            arrow = this.CONSUME(L.Arrow);
             name = this.CONSUME2(L.Identifier);
           });
           return this.ACTION(() => {
             const self = kw.image === 'self';
             if (name === null) return { kind: 'Identifier', ...pos(kw), name: kw.image } as A.Expression;
-            return { kind: self ? 'ThreadLocal' : 'ClauseLocal', ...pos(kw), name: (name as IToken).image } as A.Expression;
+            // As for a member, libdtrace's node for self->x is built on the '->'.
+            return { kind: self ? 'ThreadLocal' : 'ClauseLocal', ...pos(kw), dnLine: (arrow as unknown as IToken).startLine, name: (name as IToken).image } as A.Expression;
           });
         },
       },
@@ -823,8 +842,8 @@ class DParser extends EmbeddedActionsParser {
           this.CONSUME(L.Greater);
           this.CONSUME3(L.LParen);
           const operand = this.SUBRULE2(this.expression);
-          this.CONSUME3(L.RParen);
-          return this.ACTION(() => ({ kind: 'Xlate', ...pos(kw), type, operand }) as A.Expression);
+          const rp = this.CONSUME3(L.RParen);
+          return this.ACTION(() => ({ kind: 'Xlate', ...pos(kw), dnLine: rp.startLine, type, operand }) as A.Expression);
         },
       },
     ]);

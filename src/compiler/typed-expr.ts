@@ -168,8 +168,8 @@ export function isPointerIndex(g: DifoGen, e: A.Index): boolean {
   if (base.kind === 'ThreadLocal' || base.kind === 'ClauseLocal') return !g.cg.vars.handles(e);
   if (base.kind !== 'Identifier') return true;
   if (base.module !== undefined || BUILTINS.has(base.name) || scope(g).inlines.has(base.name)) return true;
-  const gl = g.cg.global(base.name);
-  return gl !== undefined && (isPointerLike(gl.type) || gl.type.kind === 'string');
+  // A scalar global indexed is C's *(x + i) too, which DTrace refuses unless one side is a pointer.
+  return g.cg.global(base.name) !== undefined;
 }
 
 /**
@@ -183,10 +183,6 @@ function asCharPointer(v: Val): Val {
 function indexPlace(g: DifoGen, e: A.Index): Place {
   g.cg.vars.checkLocalIndex(e);
   const base = asCharPointer(g.expr(e.base));
-  if (!isPointerLike(base.type) && e.base.kind === 'ClauseLocal') {
-    g.release(base.reg);
-    throw err('D_DEREF_NONPTR', 'cannot dereference non-pointer type', e);
-  }
   if (e.keys.length !== 1) {
     g.release(base.reg);
     throw err('D_ARR_BADREF', `cannot access ${describe(e.base)} as an associative array`, e);
@@ -198,6 +194,12 @@ function indexPlace(g: DifoGen, e: A.Index): Place {
       throw err('D_ARR_BOUNDS', `index outside array bounds: ${BigInt.asUintN(64, c)}, max is ${base.type.count}`, e);
   }
   let idx = g.expr(e.keys[0]);
+  // x[i] is *(x + i): a scalar base needs a pointer index (x["a"]), else there is nothing to load.
+  if (!isPointerLike(base.type) && !isPointerLike(asCharPointer(idx).type)) {
+    g.release(base.reg);
+    g.release(idx.reg);
+    throw err('D_DEREF_NONPTR', 'cannot dereference non-pointer type', e);
+  }
   if (base.type.kind === 'array' && base.type.count > 0 && constValue(e.keys[0], scope(g)) === null && isInteger(idx.type))
     idx = boundIndex(g, idx, base.type.count, sizeOf(base.type.of), e);
   const sum = addPointer(g, '+', base, idx, e);
@@ -238,7 +240,7 @@ export function memoryPlace(g: DifoGen, e: A.Expression): Place | undefined {
 
 /** How dt_node_name() names the indexed expression. */
 function describe(e: A.Expression): string {
-  if (e.kind === 'Identifier') return `scalar ${e.name}`;
+  if (e.kind === 'Identifier' || e.kind === 'ThreadLocal' || e.kind === 'ClauseLocal') return `scalar ${e.name}`;
   if (e.kind === 'Member') return `operator ${e.arrow ? '->' : '.'}`;
   if (e.kind === 'Index') return 'operator [';
   if (e.kind === 'Unary') return `operator ${e.op}`;

@@ -336,17 +336,19 @@ export class Variables {
     // The device's tuple stack holds DIF_DTR_STACK entries, what the default tregs allows: a
     // larger -x tregs lets an aggregation have more keys, not an array.
     if (e.keys.length > D.DIF_DTR_STACK)
-      throw err('D_ARR_BADREF', `${shown}[ ] may not be referenced with more than ${D.DIF_DTR_STACK} keys`, e);
+      throw err('D_ARR_BADREF', `${shown}[ ] may not be referenced with more than ${D.DIF_DTR_STACK} keys`, e.base);
     if (v.keys && v.keys.length !== e.keys.length) {
       const n = e.keys.length;
-      throw err('D_PROTO_LEN', `${shown}[ ] prototype mismatch: ${n} key${n === 1 ? ' ' : 's '}passed, ${v.keys.length} expected`, e);
+      throw err('D_PROTO_LEN', `${shown}[ ] prototype mismatch: ${n} key${n === 1 ? ' ' : 's '}passed, ${v.keys.length} expected`, e.base);
     }
+    // Errors about keys name the array's line, as libdtrace reports them on the variable's node.
     const vals = e.keys.map((k, i) => {
       const val = g.expr(k);
+      // Against a known signature a void key is an incompatible one.
+      if (v.keys && (val.type.kind === 'void' || (v.keys[i].kind === 'string') !== (val.type.kind === 'string')))
+        throw err('D_PROTO_ARG', `${shown}[ ] key #${i + 1} is incompatible with prototype:\n\tprototype: ${typeName(v.keys[i])}\n\t      key: ${typeName(val.type)}`, e.base);
       if (val.type.kind === 'void')
-        throw err('D_KEY_TYPE', `void expression may not be used as associative array index: key #${i + 1}`, k);
-      if (v.keys && (v.keys[i].kind === 'string') !== (val.type.kind === 'string'))
-        throw err('D_PROTO_ARG', `${shown}[ ] key #${i + 1} is incompatible with prototype:\n\tprototype: ${typeName(v.keys[i])}\n\t      key: ${typeName(val.type)}`, k);
+        throw err('D_KEY_TYPE', `void expression may not be used as associative array index: key #${i + 1}`, e.base);
       each?.(val);
       return val;
     });
