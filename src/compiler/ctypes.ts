@@ -20,10 +20,10 @@ import { type Btf, loadKernelBtf, loadModuleBtf } from '../btf/btf.js';
 import { optionDefault } from '../options.js';
 import { DIF_VAR_BY_NAME } from '../dif/constants.js';
 
-type At = { line: number; column: number; file?: string };
+type At = { line: number; column: number; file?: string; dnLine?: number };
 
 function fail(tag: string, message: string, at: At): never {
-  throw new DtraceError(tag, message, { line: at.line, column: at.column, file: at.file });
+  throw new DtraceError(tag, message, { line: at.dnLine ?? at.line, column: at.column, file: at.file });
 }
 
 /** The C base types D knows by keyword (the parser normalises the spelling). */

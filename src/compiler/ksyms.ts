@@ -36,3 +36,10 @@ export function lookupKernelSymbol(module: string, name: string): KernelSymbol |
   if (module !== '') return list.find((s) => s.module === module);
   return list.find((s) => s.module === 'vmlinux') ?? list[0];
 }
+
+/** Whether `module` is the kernel or a module some symbol of /proc/kallsyms belongs to. */
+export function isKernelModule(module: string): boolean {
+  if (module === 'vmlinux') return true;
+  for (const list of table().values()) if (list.some((s) => s.module === module)) return true;
+  return false;
+}

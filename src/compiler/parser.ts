@@ -310,7 +310,8 @@ class DParser extends EmbeddedActionsParser {
    * needs a lookahead to build a node (an operator's, a cast's, an assignment's).
    */
   private lookaheadLine(): number {
-    const t = this.LA(1);
+    // A predicate's closing '/' is lexed with the blanks up to the '{' after it.
+    const t = this.LA(1).tokenType === L.PredEnd ? this.LA(2) : this.LA(1);
     if (t.tokenType !== EOF) return t.startLine ?? 0;
     const last = this.LA(0);
     return last.endLine ?? last.startLine ?? 0;
@@ -1034,7 +1035,8 @@ class DParser extends EmbeddedActionsParser {
       this.CONSUME(L.Assign);
       value = this.SUBRULE(this.conditional);
     });
-    return this.ACTION(() => ({ kind: 'Enumerator', ...pos(name), name: name.image, value }) as A.Enumerator);
+    // libdtrace defines the enumerator once it sees the ',' or '}' after it.
+    return this.ACTION(() => ({ kind: 'Enumerator', ...pos(name), dnLine: this.lookaheadLine(), name: name.image, value }) as A.Enumerator);
   });
 
   /**

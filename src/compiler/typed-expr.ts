@@ -14,7 +14,7 @@ import { DifoGen, type Val, err } from './codegen.js';
 import { DtraceError } from './errors.js';
 import { constValue } from './aggregations.js';
 import { checkTranslatedInline, translatedMember } from './translators.js';
-import { lookupKernelSymbol } from './ksyms.js';
+import { isKernelModule, lookupKernelSymbol } from './ksyms.js';
 import { PTRDIFF_T, SIZE_T, isStringCompatible, sizeOf, type TypeScope } from './ctypes.js';
 import {
   isDynamicType, TRANSLATED_POINTER_TYPE, TRANSLATED_TYPE, BUILTINS, INT, intType, STRING, isByRef, isInteger, isScalar, pointerTo, typeName, type DType,
@@ -250,7 +250,11 @@ function describe(e: A.Expression): string {
 /** The object a kernel symbol (`` `name ``, `` mod`name ``) names: its address and BTF type. */
 function symbolPlace(g: DifoGen, e: A.Identifier): Place {
   const sym = lookupKernelSymbol(e.module!, e.name);
-  if (!sym) throw err('D_IDENT_UNDEF', `failed to resolve ${e.module}\`${e.name}: Unknown symbol name`, e);
+  if (!sym) {
+    // libdtrace's EDT_NOMOD: a module the kernel does not have (now) is no longer loaded.
+    const why = e.module !== '' && !isKernelModule(e.module!) ? 'Module is no longer loaded' : 'Unknown symbol name';
+    throw err('D_IDENT_UNDEF', `failed to resolve ${e.module}\`${e.name}: ${why}`, e);
+  }
   const type = scope(g).kernelSymbolType(sym.module, e.name);
   if (!type) {
     throw err('D_SYM_NOTYPES', `no symbolic type information is available for ${sym.module}\`${e.name}: No type information available for symbol`, e);
