@@ -138,7 +138,7 @@ export class TypeScope {
     const tick = name.lastIndexOf('`');
     if (tick > 0) {
       const module = name.slice(0, tick), base = name.slice(tick + 1);
-      if (module === 'D') return base in BASE_TYPES || base in D_TYPEDEFS;
+      if (module === 'D') return base in BASE_TYPES || base in D_TYPEDEFS || this.typedefs.has(base);
       if (!/^[A-Za-z_]\w*$/.test(module) || !/^[A-Za-z_]\w*$/.test(base)) return false;
       if (module !== 'vmlinux' && module !== 'genunix' && module !== 'unix') return false;
       const kbtf = this.btf();
@@ -310,9 +310,10 @@ export class TypeScope {
   }
 
   private typedef(name: string, module: string | undefined, at: At): DType {
-    // D`int, D`string: D's own types by module name (BASE_TYPES holds the keyword types).
+    // D`int, D`string, D`my_t: D's own types and the program's by module name (BASE_TYPES
+    // holds the keyword types).
     if (module === 'D') {
-      const own = BASE_TYPES[name] ?? D_TYPEDEFS[name];
+      const own = BASE_TYPES[name] ?? D_TYPEDEFS[name] ?? this.typedefs.get(name);
       if (!own) fail('D_TYPE_ERR', `failed to resolve type D\`${name}: Unknown type name`, at);
       return own;
     }

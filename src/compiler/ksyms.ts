@@ -37,9 +37,12 @@ export function lookupKernelSymbol(module: string, name: string): KernelSymbol |
   return list.find((s) => s.module === 'vmlinux') ?? list[0];
 }
 
-/** Whether `module` is the kernel or a module some symbol of /proc/kallsyms belongs to. */
+/**
+ * Whether libdtrace knows `module`: the kernel, a module some symbol of /proc/kallsyms belongs
+ * to, or one of the modules it always has (D's and C's types; genunix, which names the kernel).
+ */
 export function isKernelModule(module: string): boolean {
-  if (module === 'vmlinux') return true;
+  if (module === 'vmlinux' || module === 'D' || module === 'C' || module === 'genunix') return true;
   for (const list of table().values()) if (list.some((s) => s.module === module)) return true;
   return false;
 }

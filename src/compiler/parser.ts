@@ -288,7 +288,9 @@ class DParser extends EmbeddedActionsParser {
   // -------------------------------------------------------------------------------------------
 
   isTypeName(name: string): boolean {
-    return BUILTIN_TYPEDEF_SET.has(name) || this.typeNames.has(name) || this.externalIsTypeName(name);
+    if (BUILTIN_TYPEDEF_SET.has(name) || this.typeNames.has(name) || this.externalIsTypeName(name)) return true;
+    // D`name: a typedef of the program's own (the D module) scoped by its module.
+    return name.startsWith('D`') && this.typeNames.has(name.slice(2));
   }
 
   private is(t: IToken, type: TokenType): boolean {
