@@ -22,6 +22,12 @@ import { DIF_VAR_BY_NAME } from '../dif/constants.js';
 
 type At = { line: number; column: number; file?: string; dnLine?: number };
 
+/** A tag as named with its module (`can\`x`), the scoping mark the parser may keep dropped. */
+function scopedTag(module: string | undefined, tag: string): string {
+  const m = module?.replace(/^`+/, '');
+  return m ? `${m}\`${tag}` : tag;
+}
+
 function fail(tag: string, message: string, at: At): never {
   throw new DtraceError(tag, message, { line: at.dnLine ?? at.line, column: at.column, file: at.file });
 }
@@ -327,6 +333,19 @@ export class TypeScope {
     return this.fromBtf(btf, k.id);
   }
 
+  /**
+   * The BTF a struct, union or enum tag is looked up in; undefined for a module that is not
+   * there, whose tags DTrace takes as forward declarations (types/tst.unloaded).
+   */
+  private taggedBtf(module: string | undefined, at: At): Btf | undefined {
+    try {
+      return this.btfFor(module, at);
+    } catch (e) {
+      if (e instanceof DtraceError && e.tag === 'D_TYPE_ERR' && module !== undefined) return undefined;
+      throw e;
+    }
+  }
+
   private btfFor(module: string | undefined, at: At): Btf | undefined {
     // The parser may keep the scoping mark of the `` `mod`struct x `` form.
     if (module !== undefined) module = module.replace(/^`+/, '');
@@ -481,15 +500,18 @@ export class TypeScope {
       const own = this.structs.get(key);
       if (own && own.complete) return own;
     }
-    const btf = this.btfFor(module, at);
+    const btf = this.taggedBtf(module, at);
     const k = btf?.find(tag, union ? 'union' : 'struct');
     if (btf && k) {
       const t = this.fromBtf(btf, k.id);
       if (t.kind === 'struct') return t.def;
     }
-    // Unknown anywhere: a forward declaration in the program, as DTrace creates.
-    let fwd = this.structs.get(key);
-    if (!fwd) this.structs.set(key, (fwd = newStruct(tag, union, 'D')));
+    // Unknown anywhere: a forward declaration in the program, as DTrace creates (named by its
+    // module when the module is not there: struct can`x of a module not loaded).
+    const named = btf ? tag : scopedTag(module, tag);
+    const fwdKey = `${union ? 'union' : 'struct'} ${named}`;
+    let fwd = this.structs.get(fwdKey);
+    if (!fwd) this.structs.set(fwdKey, (fwd = newStruct(named, union, 'D')));
     return fwd;
   }
 
@@ -543,14 +565,15 @@ export class TypeScope {
       const own = this.enums.get(tag);
       if (own) return own;
     }
-    const btf = this.btfFor(module, at);
+    const btf = this.taggedBtf(module, at);
     const k = btf?.find(tag, 'enum');
     if (btf && k) {
       const t = this.fromBtf(btf, k.id);
       if (t.kind === 'enum') return t.def;
     }
-    const fwd: EnumDef = { tag, complete: false, values: new Map(), origin: 'D' };
-    this.enums.set(tag, fwd);
+    const named = btf ? tag : scopedTag(module, tag);
+    const fwd: EnumDef = { tag: named, complete: false, values: new Map(), origin: 'D' };
+    this.enums.set(named, fwd);
     return fwd;
   }
 

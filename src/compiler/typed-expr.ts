@@ -467,9 +467,11 @@ export function cast(g: DifoGen, e: A.Cast): Val {
   const to = scope(g).resolve(e.type.type);
   const v = g.expr(e.operand);
   const from = v.type;
+  // An enum known only by its tag (enum nosuch) has no size to convert to.
+  const incomplete = to.kind === 'enum' && !to.def.complete;
   const ok =
     sameType(to, from) ||
-    (isScalar(to) && (isScalar(from) || (from.kind === 'function' && !isDynamicType(from)))) ||
+    (isScalar(to) && !incomplete && (isScalar(from) || (from.kind === 'function' && !isDynamicType(from)))) ||
     to.kind === 'void' ||
     (to.kind === 'pointer' && isPointerLike(from)) ||
     (to.kind === 'string' && (isScalar(from) || isPointerLike(from) || isStringCompatible(from, scope(g))));
