@@ -572,8 +572,9 @@ export function namedConstant(g: DifoGen, e: A.Identifier): Val | undefined {
     try {
       const v = g.expr(inl.value);
       // An inline of an xlate (curpsinfo) is translated data, not a value of its declared type:
-      // each use but a member reference refuses it, as DTrace does.
-      return isDynamicType(v.type) ? v : { reg: v.reg, type: inl.type };
+      // each use but a member reference refuses it, as DTrace does. An integer constant inline
+      // is its constant, of the constant's own type: `inline char c = 300` is 300, sizeof 4.
+      return isDynamicType(v.type) || (inl.constant !== undefined && isInteger(v.type)) ? v : { reg: v.reg, type: inl.type };
     } finally {
       inlineDepth--;
     }
