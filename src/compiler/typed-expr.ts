@@ -13,7 +13,7 @@ import type * as A from './ast.js';
 import { DifoGen, type Val, err } from './codegen.js';
 import { DtraceError } from './errors.js';
 import { constValue } from './aggregations.js';
-import { checkTranslatedInline, translatedMember } from './translators.js';
+import { checkTranslatedInline, inlineArrayValue, translatedMember } from './translators.js';
 import { isKernelModule, lookupKernelSymbol } from './ksyms.js';
 import { PTRDIFF_T, SIZE_T, isStringCompatible, sizeOf, type TypeScope } from './ctypes.js';
 import {
@@ -516,6 +516,8 @@ export function sizeofExpression(g: DifoGen, e: A.SizeofExpression): Val {
   if (o.kind === 'Member') {
     const p = memberPlace(scratch, o);
     type = p.type, bits = p.bits > 0;
+  } else if (g.cg.vars.handles(o) && !(o.kind === 'Index' && inlineArrayValue(scratch, o))) {
+    type = g.cg.vars.sizeofType(scratch, o);
   } else type = scratch.expr(o).type;
   if (bits) throw err('D_SIZEOF_BITFIELD', 'cannot apply sizeof to a bit-field', e);
   const n = sizeOf(type, g.opts.strsize);

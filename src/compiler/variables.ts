@@ -130,6 +130,17 @@ export class Variables {
     return { reg: val.reg, type: v.type };
   }
 
+  /**
+   * The type `sizeof(x)` sees: sizeof does not read its operand, so a variable not yet assigned
+   * is created there, as an int64_t (its keys' types its signature), as DTrace creates it.
+   */
+  sizeofType(g: DifoGen, e: DynamicTarget): DType {
+    const v = this.resolve(e, true);
+    if (e.kind === 'Index') for (const k of this.keys(g, e, v)) g.release(k.reg);
+    if (v.type === null) v.type = LONG;
+    return v.type;
+  }
+
   /** `++x`, `x++`, `--x`, `x--`: a variable never assigned starts as an int64_t 0. */
   update(g: DifoGen, e: A.Update & { operand: DynamicTarget }): Val {
     const target = e.operand;
