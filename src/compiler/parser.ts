@@ -246,6 +246,8 @@ class DParser extends EmbeddedActionsParser {
   /** Names declared by typedefs during this parse (to detect that the lexer needs them). */
   declaredTypedefs: string[] = [];
   externalIsTypeName: (name: string) => boolean = () => false;
+  /** `struct tag`, `union tag`, `enum tag` the program has defined with a body so far. */
+  private definedTags = new Set<string>();
   /** Names the program has assigned so far: variables, never type names in casts. */
   variableNames = new Set<string>();
   probeMode = false;
@@ -280,7 +282,19 @@ class DParser extends EmbeddedActionsParser {
     this.typeNames = new Set(options.typeNames);
     this.declaredTypedefs = [];
     this.variableNames = new Set();
+    this.definedTags = new Set();
     this.parenthesized = new WeakSet();
+  }
+
+  /**
+   * A tag's body begins: libdtrace refuses a second definition as soon as it sees the '{'
+   * (translators/err.D_DECL_TYPERED.BadTransDecl, whose translator reads as a struct body).
+   */
+  private defineTag(keyword: string, tag: IToken | null, brace: IToken): void {
+    if (tag === null || tag.image.includes('`')) return;
+    const key = `${keyword} ${tag.image}`;
+    if (this.definedTags.has(key)) throw new DtraceError(ErrorTags.D_DECL_TYPERED, `type redeclared: ${key}`, pos(brace));
+    this.definedTags.add(key);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -939,8 +953,10 @@ class DParser extends EmbeddedActionsParser {
     this.OPTION(() => {
       tag = this.CONSUME(L.Identifier);
     });
+    let brace: IToken | null = null;
     this.OPTION2(() => {
-      this.CONSUME(L.LBrace);
+      brace = this.CONSUME(L.LBrace);
+      this.ACTION(() => this.defineTag(kw.image, tag, brace!));
       members = [];
       this.AT_LEAST_ONE(() => {
         const some = this.SUBRULE(this.structDeclaration);
@@ -952,7 +968,7 @@ class DParser extends EmbeddedActionsParser {
       if (tag === null && members === null) throw syntaxError(this.LA(1));
       const t = tag as IToken | null;
       return {
-        kind: 'StructType', ...pos(kw), union: kw.image === 'union',
+        kind: 'StructType', ...pos(kw), ...(brace ? { dnLine: (brace as IToken).startLine } : {}), union: kw.image === 'union',
         ...(t ? { tag: scoped(t.image).name, ...(t.image.includes('`') ? { module: scoped(t.image).module } : {}) } : { tag: null }),
         members,
       } as A.StructSpecifier;
@@ -1001,8 +1017,10 @@ class DParser extends EmbeddedActionsParser {
     this.OPTION(() => {
       tag = this.CONSUME(L.Identifier);
     });
+    let brace: IToken | null = null;
     this.OPTION2(() => {
-      this.CONSUME(L.LBrace);
+      brace = this.CONSUME(L.LBrace);
+      this.ACTION(() => this.defineTag('enum', tag, brace!));
       enumerators = [];
       const first = this.SUBRULE(this.enumerator);
       this.ACTION(() => enumerators!.push(first));
@@ -1018,7 +1036,7 @@ class DParser extends EmbeddedActionsParser {
       if (tag === null && enumerators === null) throw syntaxError(this.LA(1));
       const t = tag as IToken | null;
       return {
-        kind: 'EnumType', ...pos(kw),
+        kind: 'EnumType', ...pos(kw), ...(brace ? { dnLine: (brace as IToken).startLine } : {}),
         ...(t ? { tag: scoped(t.image).name, ...(t.image.includes('`') ? { module: scoped(t.image).module } : {}) } : { tag: null }),
         enumerators,
       } as A.EnumSpecifier;
@@ -1339,7 +1357,9 @@ class DParser extends EmbeddedActionsParser {
         const [tag, message] = words.some((w) => !ATTRIBUTE_WORDS.has(w)) ? [ErrorTags.D_DECL_COMBO, 'invalid type combination']
           : words.includes('signed') || words.includes('unsigned') ? SIGNINT
           : words.includes('long') ? LONGINT : [null, ''];
-        if (tag !== null) throw new DtraceError(tag, message, where);
+        // libdtrace combines the words with a struct body once it has seen its '{'.
+        const line = (specifier as A.Position).dnLine;
+        if (tag !== null) throw new DtraceError(tag, message, line !== undefined ? { ...where, line } : where);
       } else {
         const name = canonicalBuiltinType(words);
         if (name === null) {
