@@ -342,7 +342,8 @@ export class Variables {
 
   /** Evaluate an array reference's keys, checking them against the array's key signature; each to `each` when given. */
   private keys(g: DifoGen, e: A.Index, v: Variable, each?: (val: Val) => void): Val[] {
-    const shown = v.scope === 'thread' ? `self->${v.name}` : v.name;
+    // libdtrace names the array by its identifier alone: a thread-local's is x[ ], not self->x[ ].
+    const shown = v.name;
     checkTuple(g.opts, e.keys.length);
     // The device's tuple stack holds DIF_DTR_STACK entries, what the default tregs allows: a
     // larger -x tregs lets an aggregation have more keys, not an array.
