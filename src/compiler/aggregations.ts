@@ -70,7 +70,7 @@ export class AggregationCodegen {
     // an element of no known size (dt_cook_op2).
     if (asg.op !== '=' && (target.keys?.length ?? 0) > 0)
       throw err('D_OP_VFPTR', `operator ${asg.op} requires left-hand scalar operand of known size`, asg);
-    if (asg.op !== '=') throw err('D_VAR_UNDEF', `${shown} has not yet been declared or assigned`, asg);
+    if (asg.op !== '=') throw err('D_VAR_UNDEF', `${shown} has not yet been declared or assigned`, target);
     const call = asg.value;
     if (call.kind !== 'Call' || call.callee.kind !== 'Identifier' || !(call.callee.name in AGG_FUNCS))
       throw err('D_AGG_FUNC', `${shown} must be assigned the result of an aggregating function`, asg);
@@ -92,7 +92,7 @@ export class AggregationCodegen {
       this.aggs.set(name, info);
     } else if (info.nkeys !== keys.length) {
       const n = keys.length;
-      throw err('D_PROTO_LEN', `${shown}[ ] prototype mismatch: ${n} key${n === 1 ? '' : 's'} passed, ${info.nkeys} expected`, asg);
+      throw err('D_PROTO_LEN', `${shown}[ ] prototype mismatch: ${n} key${n === 1 ? '' : 's'} passed, ${info.nkeys} expected`, target);
     } else if (info.func !== func) {
       throw err('D_AGG_REDEF', `aggregation redefined: ${shown}\n\t current: ${shown} = ${func}( )\n\tprevious: ${shown} = ${info.func}( ) : line ${info.line}`, asg);
     }
@@ -121,7 +121,7 @@ export class AggregationCodegen {
       const g = new DifoGen(this.cg, this.opts);
       const v = g.expr(k);
       if (v.type.kind === 'void' || isDynamicType(v.type))
-        throw err('D_KEY_TYPE', `${typeName(v.type)} expression may not be used as aggregation index: key #${keyTypes.length + 1}`, k);
+        throw err('D_KEY_TYPE', `${typeName(v.type)} expression may not be used as aggregation index: key #${keyTypes.length + 1}`, target);
       keyTypes.push(v.type);
       actions.push(plain(D.DTRACEACT_DIFEXPR, g.finish(v, v.type)));
     }
@@ -132,7 +132,7 @@ export class AggregationCodegen {
       keyTypes.forEach((t, i) => {
         const want = info.keyTypes[i];
         if (want && (want.kind === 'string') !== (t.kind === 'string'))
-          throw err('D_PROTO_ARG', `${shown}[ ] key #${i + 1} is incompatible with prototype:\n\tprototype: ${typeName(want)}\n\t      key: ${typeName(t)}`, keys[i]);
+          throw err('D_PROTO_ARG', `${shown}[ ] key #${i + 1} is incompatible with prototype:\n\tprototype: ${typeName(want)}\n\t      key: ${typeName(t)}`, target);
       });
     }
 

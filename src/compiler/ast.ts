@@ -18,6 +18,13 @@ export interface Position {
   column: number;
   /** File name when a `#line N "file"` directive (e.g. from cpp) named one; undefined otherwise. */
   file?: string;
+  /**
+   * The line libdtrace's node carries when it is not the first token's: its lexer's line when the
+   * parser built the node -- the token after the last operand of an operator, cast or
+   * assignment (the parser's lookahead), a member's `.`/`->`, an index's `]`, a clause's `}`.
+   * Errors about the node name this line.
+   */
+  dnLine?: number;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -52,8 +59,6 @@ export interface Clause extends Position {
   probes: ProbeDescription[];
   predicate: Expression | null;
   body: Statement[] | null;
-  /** Where the clause's last token is: errors DTrace finds once it has read the whole clause. */
-  end?: Position;
 }
 
 /**
@@ -222,6 +227,8 @@ export interface Call extends Position {
   kind: 'Call';
   callee: Expression;
   args: Expression[];
+  /** The line of the closing `)`, where DTrace finds a function undefined. */
+  closeLine?: number;
 }
 
 /** `object.member` (arrow false) or `object->member` (arrow true). */

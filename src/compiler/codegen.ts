@@ -113,7 +113,7 @@ export class CodeGenerator {
     });
     let predicate: Difo | null = null;
     try {
-      predicate = c.predicate ? inRegion('predicate', () => this.predicate(c.predicate!, c.end)) : null;
+      predicate = c.predicate ? inRegion('predicate', () => this.predicate(c.predicate!, c)) : null;
       compileActions();
     } catch (e) {
       // The predicate may read a variable the clause's own actions first assign, as in
@@ -127,18 +127,18 @@ export class CodeGenerator {
       } catch (e2) {
         throw e2 instanceof DtraceError && UNDEFINED.has(e2.tag) ? e : e2;
       }
-      predicate = inRegion('predicate', () => this.predicate(c.predicate!, c.end));
+      predicate = inRegion('predicate', () => this.predicate(c.predicate!, c));
     }
     for (const probe of probes) this.ecbs.push({ probe, predicate, actions, uarg });
   }
 
-  private predicate(e: A.Expression, clauseEnd?: A.Position): Difo {
+  private predicate(e: A.Expression, clause: A.Clause): Difo {
     const g = new DifoGen(this, this.opts);
     const v = g.expr(e);
     // A string is no scalar: DTrace refuses /execname/ and /"a" + 1/, once it has read the
     // clause (the line of its closing brace).
     if (!isInteger(v.type))
-      throw err('D_PRED_SCALAR', 'predicate result must be of scalar type', clauseEnd ?? e);
+      throw err('D_PRED_SCALAR', 'predicate result must be of scalar type', { ...e, dnLine: clause.dnLine ?? e.dnLine });
     return g.finish(v, INT);
   }
 
@@ -219,8 +219,8 @@ export class CodeGenerator {
       case 'trace': {
         const g = new DifoGen(this, this.opts);
         const v = g.expr(args[0]);
-        if (v.type.kind === 'void') throw err('D_TRACE_VOID', 'trace( ) may not be applied to a void expression', call);
-        if (isDynamicType(v.type)) throw err('D_TRACE_DYN', 'trace( ) may not be applied to a dynamic expression', call);
+        if (v.type.kind === 'void') throw err('D_TRACE_VOID', 'trace( ) may not be applied to a void expression', args[0]);
+        if (isDynamicType(v.type)) throw err('D_TRACE_DYN', 'trace( ) may not be applied to a dynamic expression', args[0]);
         actions.push(action(D.DTRACEACT_DIFEXPR, g.finish(v, v.type)));
         return true;
       }
@@ -342,8 +342,8 @@ function action(kind: number, difo: Difo | null): ActionDescription {
   return { kind, difo, ntuple: 0, arg: 0n, uarg: 0n };
 }
 
-export function err(tag: string, message: string, at: { line: number; column: number; file?: string }): DtraceError {
-  return new DtraceError(tag, message, { line: at.line, column: at.column, file: at.file });
+export function err(tag: string, message: string, at: A.Position): DtraceError {
+  return new DtraceError(tag, message, { line: at.dnLine ?? at.line, column: at.column, file: at.file });
 }
 
 /** Why a D built-in has no meaning on Linux (the end of its "not supported" message). */
@@ -475,7 +475,13 @@ export class DifoGen {
         const target = e.operand;
         if (this.cg.vars.handles(target)) return this.cg.vars.update(this, { ...e, operand: target });
         if (isMemoryTarget(this, target)) return storeUpdate(this, e);
-        if (target.kind !== 'Identifier') throw err('D_OP_LVAL', `operator ${e.op} requires modifiable lvalue as an operand`, e);
+        if (target.kind !== 'Identifier') {
+          // DTrace wants a scalar operand before it asks for an lvalue: "a"++ is D_OP_SCALAR.
+          const v = this.expr(target);
+          this.release(v.reg);
+          if (!isScalar(v.type)) throw err('D_OP_SCALAR', `operator ${e.op} requires operand of scalar type`, e);
+          throw err('D_OP_LVAL', `operator ${e.op} requires modifiable lvalue as an operand`, e);
+        }
         this.cg.vars.checkScalarName(target.name, target);
         // A kernel symbol is an lvalue, but not writable.
         // An inline, enumerator or NULL is a value, not an lvalue, to DTrace.

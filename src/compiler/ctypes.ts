@@ -20,10 +20,16 @@ import { type Btf, loadKernelBtf, loadModuleBtf } from '../btf/btf.js';
 import { optionDefault } from '../options.js';
 import { DIF_VAR_BY_NAME } from '../dif/constants.js';
 
-type At = { line: number; column: number; file?: string };
+type At = { line: number; column: number; file?: string; dnLine?: number };
+
+/** A tag as named with its module (`can\`x`), the scoping mark the parser may keep dropped. */
+function scopedTag(module: string | undefined, tag: string): string {
+  const m = module?.replace(/^`+/, '');
+  return m ? `${m}\`${tag}` : tag;
+}
 
 function fail(tag: string, message: string, at: At): never {
-  throw new DtraceError(tag, message, { line: at.line, column: at.column, file: at.file });
+  throw new DtraceError(tag, message, { line: at.dnLine ?? at.line, column: at.column, file: at.file });
 }
 
 /** The C base types D knows by keyword (the parser normalises the spelling). */
@@ -138,7 +144,7 @@ export class TypeScope {
     const tick = name.lastIndexOf('`');
     if (tick > 0) {
       const module = name.slice(0, tick), base = name.slice(tick + 1);
-      if (module === 'D') return base in BASE_TYPES || base in D_TYPEDEFS;
+      if (module === 'D') return base in BASE_TYPES || base in D_TYPEDEFS || this.typedefs.has(base);
       if (!/^[A-Za-z_]\w*$/.test(module) || !/^[A-Za-z_]\w*$/.test(base)) return false;
       if (module !== 'vmlinux' && module !== 'genunix' && module !== 'unix') return false;
       const kbtf = this.btf();
@@ -310,9 +316,10 @@ export class TypeScope {
   }
 
   private typedef(name: string, module: string | undefined, at: At): DType {
-    // D`int, D`string: D's own types by module name (BASE_TYPES holds the keyword types).
+    // D`int, D`string, D`my_t: D's own types and the program's by module name (BASE_TYPES
+    // holds the keyword types).
     if (module === 'D') {
-      const own = BASE_TYPES[name] ?? D_TYPEDEFS[name];
+      const own = BASE_TYPES[name] ?? D_TYPEDEFS[name] ?? this.typedefs.get(name);
       if (!own) fail('D_TYPE_ERR', `failed to resolve type D\`${name}: Unknown type name`, at);
       return own;
     }
@@ -324,6 +331,19 @@ export class TypeScope {
     const k = btf?.find(name, 'typedef');
     if (!btf || !k) fail('D_TYPE_ERR', `failed to resolve type ${module !== undefined ? `${module}\`` : ''}${name}: Unknown type name`, at);
     return this.fromBtf(btf, k.id);
+  }
+
+  /**
+   * The BTF a struct, union or enum tag is looked up in; undefined for a module that is not
+   * there, whose tags DTrace takes as forward declarations (types/tst.unloaded).
+   */
+  private taggedBtf(module: string | undefined, at: At): Btf | undefined {
+    try {
+      return this.btfFor(module, at);
+    } catch (e) {
+      if (e instanceof DtraceError && e.tag === 'D_TYPE_ERR' && module !== undefined) return undefined;
+      throw e;
+    }
   }
 
   private btfFor(module: string | undefined, at: At): Btf | undefined {
@@ -480,15 +500,18 @@ export class TypeScope {
       const own = this.structs.get(key);
       if (own && own.complete) return own;
     }
-    const btf = this.btfFor(module, at);
+    const btf = this.taggedBtf(module, at);
     const k = btf?.find(tag, union ? 'union' : 'struct');
     if (btf && k) {
       const t = this.fromBtf(btf, k.id);
       if (t.kind === 'struct') return t.def;
     }
-    // Unknown anywhere: a forward declaration in the program, as DTrace creates.
-    let fwd = this.structs.get(key);
-    if (!fwd) this.structs.set(key, (fwd = newStruct(tag, union, 'D')));
+    // Unknown anywhere: a forward declaration in the program, as DTrace creates (named by its
+    // module when the module is not there: struct can`x of a module not loaded).
+    const named = btf ? tag : scopedTag(module, tag);
+    const fwdKey = `${union ? 'union' : 'struct'} ${named}`;
+    let fwd = this.structs.get(fwdKey);
+    if (!fwd) this.structs.set(fwdKey, (fwd = newStruct(named, union, 'D')));
     return fwd;
   }
 
@@ -525,8 +548,9 @@ export class TypeScope {
             fail('D_DECL_ENOFLOW', `enumerator '${e.name}' value overflows INT_MAX (2147483647)`, e);
         }
       }
-      // twice in one enum: the type library refuses it before the scope is asked
-      if (def.values.has(e.name)) fail('D_UNKNOWN', `failed to define enumerator '${e.name}': Duplicate member or variable name.`, e);
+      // Twice in one enum too: the name is already an enumerator, as illumos and the suite's
+      // types/err.D_DECL_IDRED.dupenum have it (DTrace for Linux 2.0.1's type library refused
+      // it first: D_UNKNOWN "failed to define enumerator").
       if (this.enumerators.has(e.name) || this.inlines.has(e.name) || BUILTIN_IDENTS.has(e.name) || this.isGlobal(e.name))
         fail('D_DECL_IDRED', `identifier redeclared: ${e.name}`, e);
       def.values.set(e.name, value);
@@ -542,14 +566,15 @@ export class TypeScope {
       const own = this.enums.get(tag);
       if (own) return own;
     }
-    const btf = this.btfFor(module, at);
+    const btf = this.taggedBtf(module, at);
     const k = btf?.find(tag, 'enum');
     if (btf && k) {
       const t = this.fromBtf(btf, k.id);
       if (t.kind === 'enum') return t.def;
     }
-    const fwd: EnumDef = { tag, complete: false, values: new Map(), origin: 'D' };
-    this.enums.set(tag, fwd);
+    const named = btf ? tag : scopedTag(module, tag);
+    const fwd: EnumDef = { tag: named, complete: false, values: new Map(), origin: 'D' };
+    this.enums.set(named, fwd);
     return fwd;
   }
 

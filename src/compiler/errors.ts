@@ -25,6 +25,7 @@ export const ErrorTags = {
   D_CHR_NULL: 'D_CHR_NULL',
   D_CHR_OFLOW: 'D_CHR_OFLOW',
   D_DECL_COMBO: 'D_DECL_COMBO',
+  D_DECL_TYPERED: 'D_DECL_TYPERED',
 } as const;
 
 export interface DtraceErrorOptions {

@@ -36,3 +36,13 @@ export function lookupKernelSymbol(module: string, name: string): KernelSymbol |
   if (module !== '') return list.find((s) => s.module === module);
   return list.find((s) => s.module === 'vmlinux') ?? list[0];
 }
+
+/**
+ * Whether libdtrace knows `module`: the kernel, a module some symbol of /proc/kallsyms belongs
+ * to, or one of the modules it always has (D's and C's types; genunix, which names the kernel).
+ */
+export function isKernelModule(module: string): boolean {
+  if (module === 'vmlinux' || module === 'D' || module === 'C' || module === 'genunix') return true;
+  for (const list of table().values()) if (list.some((s) => s.module === module)) return true;
+  return false;
+}

@@ -685,8 +685,9 @@ export function integerValue(text: string): IntegerValue | LexErrorPayload {
 
 const MAX_S64 = (1n << 63n) - 1n;
 
+/** The escapes libdtrace decodes (besides octal and \x): \? and \' are not among them. */
 const SIMPLE_ESCAPES: Record<string, number> = {
-  n: 10, t: 9, v: 11, b: 8, r: 13, f: 12, a: 7, '\\': 92, '?': 63, "'": 39, '"': 34,
+  n: 10, t: 9, v: 11, b: 8, r: 13, f: 12, a: 7, '\\': 92, '"': 34,
 };
 
 /** Decode C escapes of a string/char body into bytes (source characters as UTF-8). */
@@ -718,15 +719,16 @@ export function decodeEscapes(body: string): Uint8Array {
       }
       i--;
       out.push(v & 0xff);
-    } else if (e === 'x' && i + 1 < body.length && /[0-9a-fA-F]/.test(body[i + 1])) {
+    } else if (e === 'x') {
+      // \x without hex digits is a zero byte, as in DTrace ("\xg" is empty).
       let v = 0;
       while (i + 1 < body.length && /[0-9a-fA-F]/.test(body[i + 1])) {
         v = v * 16 + parseInt(body[++i], 16);
       }
       out.push(v & 0xff);
     } else {
-      // Unknown escape: keep the character itself.
-      out.push(...encoder.encode(e));
+      // Any other escape is kept as written, backslash and all: '\?' is 0x5c3f in DTrace.
+      out.push(92, ...encoder.encode(e));
     }
   }
   return Uint8Array.from(out);

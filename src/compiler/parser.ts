@@ -70,7 +70,7 @@ const PRECEDENCE: Record<string, number> = {
  * precedence climbing makes: an operator takes as its right operand everything after it that
  * binds tighter, and operators of one level group to the left.
  */
-function climb(first: A.Expression, rest: (IToken | A.Expression)[]): A.Expression {
+function climb(first: A.Expression, rest: (IToken | A.Expression)[], ends: Map<A.Expression, number>): A.Expression {
   let i = 0; // rest[i] is the next operator, rest[i + 1] its right operand
   const level = (left: A.Expression, minPrec: number): A.Expression => {
     while (i < rest.length) {
@@ -79,7 +79,8 @@ function climb(first: A.Expression, rest: (IToken | A.Expression)[]): A.Expressi
       if (prec < minPrec) break;
       i += 2;
       const right = level(rest[i - 1] as A.Expression, prec + 1);
-      left = { kind: 'Binary', ...at(left), op: op.image as A.BinaryOperator, left, right };
+      // libdtrace builds the node on the token after its last operand (rest[i - 1] now).
+      left = { kind: 'Binary', ...at(left), dnLine: ends.get(rest[i - 1] as A.Expression), op: op.image as A.BinaryOperator, left, right };
     }
     return left;
   };
@@ -261,6 +262,8 @@ class DParser extends EmbeddedActionsParser {
   /** Names declared by typedefs during this parse (to detect that the lexer needs them). */
   declaredTypedefs: string[] = [];
   externalIsTypeName: (name: string) => boolean = () => false;
+  /** `struct tag`, `union tag`, `enum tag` the program has defined with a body so far. */
+  private definedTags = new Set<string>();
   /** Names the program has assigned so far: variables, never type names in casts. */
   variableNames = new Set<string>();
   probeMode = false;
@@ -297,7 +300,19 @@ class DParser extends EmbeddedActionsParser {
     this.typeNames = new Set(options.typeNames);
     this.declaredTypedefs = [];
     this.variableNames = new Set();
+    this.definedTags = new Set();
     this.parenthesized = new WeakSet();
+  }
+
+  /**
+   * A tag's body begins: libdtrace refuses a second definition as soon as it sees the '{'
+   * (translators/err.D_DECL_TYPERED.BadTransDecl, whose translator reads as a struct body).
+   */
+  private defineTag(keyword: string, tag: IToken | null, brace: IToken): void {
+    if (tag === null || tag.image.includes('`')) return;
+    const key = `${keyword} ${tag.image}`;
+    if (this.definedTags.has(key)) throw new DtraceError(ErrorTags.D_DECL_TYPERED, `type redeclared: ${key}`, pos(brace));
+    this.definedTags.add(key);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -305,7 +320,9 @@ class DParser extends EmbeddedActionsParser {
   // -------------------------------------------------------------------------------------------
 
   isTypeName(name: string): boolean {
-    return BUILTIN_TYPEDEF_SET.has(name) || this.typeNames.has(name) || this.externalIsTypeName(name);
+    if (BUILTIN_TYPEDEF_SET.has(name) || this.typeNames.has(name) || this.externalIsTypeName(name)) return true;
+    // D`name: a typedef of the program's own (the D module) scoped by its module.
+    return name.startsWith('D`') && this.typeNames.has(name.slice(2));
   }
 
   private is(t: IToken, type: TokenType): boolean {
@@ -320,6 +337,18 @@ class DParser extends EmbeddedActionsParser {
     // A type name followed by ++, --, [ or = is taken as a variable (dt_lex.l id_or_type).
     const next = this.LA(i + 1).tokenType;
     return next !== L.PlusPlus && next !== L.MinusMinus && next !== L.LBracket && next !== L.Assign;
+  }
+
+  /**
+   * The line of the token after the one just consumed: where libdtrace's lexer is when its parser
+   * needs a lookahead to build a node (an operator's, a cast's, an assignment's).
+   */
+  private lookaheadLine(): number {
+    // A predicate's closing '/' is lexed with the blanks up to the '{' after it.
+    const t = this.LA(1).tokenType === L.PredEnd ? this.LA(2) : this.LA(1);
+    if (t.tokenType !== EOF) return t.startLine ?? 0;
+    const last = this.LA(0);
+    return last.endLine ?? last.startLine ?? 0;
   }
 
   /**
@@ -422,7 +451,6 @@ class DParser extends EmbeddedActionsParser {
     this.OPTION2(() => {
       body = this.SUBRULE(this.block);
     });
-    const last = this.LA(0);
     this.ACTION(() => {
       if (body === null && predicateSeen) {
         throw new DtraceError(ErrorTags.D_SYNTAX, 'expected actions { } following probe description and predicate', at(predicate!));
@@ -431,7 +459,8 @@ class DParser extends EmbeddedActionsParser {
         throw new DtraceError(ErrorTags.D_SYNTAX, 'expected predicate and/or actions following probe description', at(first));
       }
     });
-    return this.ACTION(() => ({ kind: 'Clause', ...at(first), probes, predicate, body, end: pos(last) }) as A.Clause);
+    // libdtrace checks a clause's predicate on its node, built on the closing '}'.
+    return this.ACTION(() => ({ kind: 'Clause', ...at(first), ...(body !== null ? { dnLine: this.LA(0).startLine } : {}), probes, predicate, body }) as A.Clause);
   });
 
   probeDescription = this.RULE('probeDescription', (): A.ProbeDescription => {
@@ -547,7 +576,7 @@ class DParser extends EmbeddedActionsParser {
       this.CONSUME(L.Comma);
       const right = this.SUBRULE2(this.assignment);
       this.ACTION(() => {
-        left = { kind: 'Comma', ...at(left), left, right };
+        left = { kind: 'Comma', ...at(left), dnLine: this.lookaheadLine(), left, right };
       });
     });
     return left;
@@ -566,7 +595,7 @@ class DParser extends EmbeddedActionsParser {
       const value = this.SUBRULE(this.assignment);
       return this.ACTION(() => {
         if (result.kind === 'Identifier' && result.module === undefined) this.variableNames.add(result.name);
-        return { kind: 'Assignment', ...at(result), op: op.image as A.AssignmentOperator, target: result, value } as A.Expression;
+        return { kind: 'Assignment', ...at(result), dnLine: this.lookaheadLine(), op: op.image as A.AssignmentOperator, target: result, value } as A.Expression;
       });
     });
     return assigned ?? target;
@@ -582,7 +611,7 @@ class DParser extends EmbeddedActionsParser {
       return { consequent, alternate };
     });
     if (branches === undefined) return test;
-    return this.ACTION(() => ({ kind: 'Conditional', ...at(test), test, consequent: branches.consequent, alternate: branches.alternate }) as A.Expression);
+    return this.ACTION(() => ({ kind: 'Conditional', ...at(test), dnLine: this.lookaheadLine(), test, consequent: branches.consequent, alternate: branches.alternate }) as A.Expression);
   });
 
   /**
@@ -592,12 +621,16 @@ class DParser extends EmbeddedActionsParser {
   binary = this.RULE('binary', (): A.Expression => {
     const first = this.SUBRULE(this.cast);
     let rest: (IToken | A.Expression)[] | null = null;
+    const ends = new Map<A.Expression, number>();
     this.MANY(() => {
       const op = this.CONSUME(L.BinaryOp);
       const right = this.SUBRULE2(this.cast);
-      this.ACTION(() => (rest ??= []).push(op, right));
+      this.ACTION(() => {
+        (rest ??= []).push(op, right);
+        ends.set(right, this.lookaheadLine());
+      });
     });
-    return rest === null ? first : this.ACTION(() => climb(first, rest!));
+    return rest === null ? first : this.ACTION(() => climb(first, rest!, ends));
   });
 
   cast = this.RULE('cast', (): A.Expression => {
@@ -611,7 +644,7 @@ class DParser extends EmbeddedActionsParser {
             const type = this.SUBRULE(this.typeName);
             this.CONSUME(L.RParen);
             const operand = this.SUBRULE(this.cast);
-            return this.ACTION(() => ({ kind: 'Cast', ...pos(lp), type, operand }) as A.Expression);
+            return this.ACTION(() => ({ kind: 'Cast', ...pos(lp), dnLine: this.lookaheadLine(), type, operand }) as A.Expression);
           },
         },
         { ALT: () => this.SUBRULE(this.unary) },
@@ -627,7 +660,7 @@ class DParser extends EmbeddedActionsParser {
           ALT: () => {
             const op = this.OR2(this.alts.unaryUpdate ??= [{ ALT: () => this.CONSUME(L.PlusPlus) }, { ALT: () => this.CONSUME(L.MinusMinus) }]);
             const operand = this.SUBRULE(this.unary);
-            return this.ACTION(() => ({ kind: 'Update', ...pos(op), op: op.image as '++' | '--', prefix: true, operand }) as A.Expression);
+            return this.ACTION(() => ({ kind: 'Update', ...pos(op), dnLine: this.lookaheadLine(), op: op.image as '++' | '--', prefix: true, operand }) as A.Expression);
           },
         },
         {
@@ -641,7 +674,7 @@ class DParser extends EmbeddedActionsParser {
               { ALT: () => this.CONSUME(L.Bang) },
             ]);
             const operand = this.SUBRULE(this.cast);
-            return this.ACTION(() => ({ kind: 'Unary', ...pos(op), op: op.image as A.Unary['op'], operand }) as A.Expression);
+            return this.ACTION(() => ({ kind: 'Unary', ...pos(op), dnLine: this.lookaheadLine(), op: op.image as A.Unary['op'], operand }) as A.Expression);
           },
         },
         {
@@ -689,12 +722,12 @@ class DParser extends EmbeddedActionsParser {
           ALT: () => {
             this.CONSUME(L.LBracket);
             const keys = this.SUBRULE(this.argumentList);
-            this.CONSUME(L.RBracket);
+            const rb = this.CONSUME(L.RBracket);
             this.ACTION(() => {
               if (result.kind === 'Aggregation' && result.keys === null && !this.parenthesized.has(result)) {
                 result = { ...result, keys };
               } else {
-                result = { kind: 'Index', ...at(result), base: result, keys };
+                result = { kind: 'Index', ...at(result), dnLine: rb.startLine, base: result, keys };
               }
             });
           },
@@ -706,9 +739,9 @@ class DParser extends EmbeddedActionsParser {
             this.OPTION(() => {
               args = this.SUBRULE2(this.argumentList);
             });
-            this.CONSUME(L.RParen);
+            const rp = this.CONSUME(L.RParen);
             this.ACTION(() => {
-              result = { kind: 'Call', ...at(result), callee: result, args };
+              result = { kind: 'Call', ...at(result), callee: result, args, closeLine: rp.startLine };
             });
           },
         },
@@ -717,7 +750,7 @@ class DParser extends EmbeddedActionsParser {
             const arrow = this.OR2([{ ALT: () => this.CONSUME(L.Dot) }, { ALT: () => this.CONSUME(L.Arrow) }]);
             const member = this.CONSUME(L.Identifier);
             this.ACTION(() => {
-              result = { kind: 'Member', ...at(result), object: result, member: member.image, arrow: arrow.tokenType === L.Arrow };
+              result = { kind: 'Member', ...at(result), dnLine: arrow.startLine, object: result, member: member.image, arrow: arrow.tokenType === L.Arrow };
             });
           },
         },
@@ -725,7 +758,7 @@ class DParser extends EmbeddedActionsParser {
           ALT: () => {
             const op = this.OR3([{ ALT: () => this.CONSUME(L.PlusPlus) }, { ALT: () => this.CONSUME(L.MinusMinus) }]);
             this.ACTION(() => {
-              result = { kind: 'Update', ...at(result), op: op.image as '++' | '--', prefix: false, operand: result };
+              result = { kind: 'Update', ...at(result), dnLine: op.startLine, op: op.image as '++' | '--', prefix: false, operand: result };
             });
           },
         },
@@ -805,14 +838,16 @@ class DParser extends EmbeddedActionsParser {
         ALT: () => {
           const kw = this.OR2(this.alts.selfThis ??= [{ ALT: () => this.CONSUME(L.Kw.self) }, { ALT: () => this.CONSUME(L.Kw.this) }]);
           let name: IToken | null = null;
+          let arrow: IToken | null = null;
           this.OPTION(() => {
-            this.CONSUME(L.Arrow);
+            arrow = this.CONSUME(L.Arrow);
             name = this.CONSUME2(L.Identifier);
           });
           return this.ACTION(() => {
             const self = kw.image === 'self';
             if (name === null) return { kind: 'Identifier', ...pos(kw), name: kw.image } as A.Expression;
-            return { kind: self ? 'ThreadLocal' : 'ClauseLocal', ...pos(kw), name: (name as IToken).image } as A.Expression;
+            // As for a member, libdtrace's node for self->x is built on the '->'.
+            return { kind: self ? 'ThreadLocal' : 'ClauseLocal', ...pos(kw), dnLine: (arrow as unknown as IToken).startLine, name: (name as IToken).image } as A.Expression;
           });
         },
       },
@@ -845,8 +880,8 @@ class DParser extends EmbeddedActionsParser {
           this.CONSUME(L.Greater);
           this.CONSUME3(L.LParen);
           const operand = this.SUBRULE2(this.expression);
-          this.CONSUME3(L.RParen);
-          return this.ACTION(() => ({ kind: 'Xlate', ...pos(kw), type, operand }) as A.Expression);
+          const rp = this.CONSUME3(L.RParen);
+          return this.ACTION(() => ({ kind: 'Xlate', ...pos(kw), dnLine: rp.startLine, type, operand }) as A.Expression);
         },
       },
     ]);
@@ -939,8 +974,10 @@ class DParser extends EmbeddedActionsParser {
     this.OPTION(() => {
       tag = this.CONSUME(L.Identifier);
     });
+    let brace: IToken | null = null;
     this.OPTION2(() => {
-      this.CONSUME(L.LBrace);
+      brace = this.CONSUME(L.LBrace);
+      this.ACTION(() => this.defineTag(kw.image, tag, brace!));
       members = [];
       this.AT_LEAST_ONE(() => {
         const some = this.SUBRULE(this.structDeclaration);
@@ -952,7 +989,7 @@ class DParser extends EmbeddedActionsParser {
       if (tag === null && members === null) throw syntaxError(this.LA(1));
       const t = tag as IToken | null;
       return {
-        kind: 'StructType', ...pos(kw), union: kw.image === 'union',
+        kind: 'StructType', ...pos(kw), ...(brace ? { dnLine: (brace as IToken).startLine } : {}), union: kw.image === 'union',
         ...(t ? { tag: scoped(t.image).name, ...(t.image.includes('`') ? { module: scoped(t.image).module } : {}) } : { tag: null }),
         members,
       } as A.StructSpecifier;
@@ -1001,8 +1038,10 @@ class DParser extends EmbeddedActionsParser {
     this.OPTION(() => {
       tag = this.CONSUME(L.Identifier);
     });
+    let brace: IToken | null = null;
     this.OPTION2(() => {
-      this.CONSUME(L.LBrace);
+      brace = this.CONSUME(L.LBrace);
+      this.ACTION(() => this.defineTag('enum', tag, brace!));
       enumerators = [];
       const first = this.SUBRULE(this.enumerator);
       this.ACTION(() => enumerators!.push(first));
@@ -1018,7 +1057,7 @@ class DParser extends EmbeddedActionsParser {
       if (tag === null && enumerators === null) throw syntaxError(this.LA(1));
       const t = tag as IToken | null;
       return {
-        kind: 'EnumType', ...pos(kw),
+        kind: 'EnumType', ...pos(kw), ...(brace ? { dnLine: (brace as IToken).startLine } : {}),
         ...(t ? { tag: scoped(t.image).name, ...(t.image.includes('`') ? { module: scoped(t.image).module } : {}) } : { tag: null }),
         enumerators,
       } as A.EnumSpecifier;
@@ -1037,7 +1076,8 @@ class DParser extends EmbeddedActionsParser {
       this.CONSUME(L.Assign);
       value = this.SUBRULE(this.conditional);
     });
-    return this.ACTION(() => ({ kind: 'Enumerator', ...pos(name), name: name.image, value }) as A.Enumerator);
+    // libdtrace defines the enumerator once it sees the ',' or '}' after it.
+    return this.ACTION(() => ({ kind: 'Enumerator', ...pos(name), dnLine: this.lookaheadLine(), name: name.image, value }) as A.Enumerator);
   });
 
   /**
@@ -1338,7 +1378,9 @@ class DParser extends EmbeddedActionsParser {
         const [tag, message] = words.some((w) => !ATTRIBUTE_WORDS.has(w)) ? [ErrorTags.D_DECL_COMBO, 'invalid type combination']
           : words.includes('signed') || words.includes('unsigned') ? SIGNINT
           : words.includes('long') ? LONGINT : [null, ''];
-        if (tag !== null) throw new DtraceError(tag, message, where);
+        // libdtrace combines the words with a struct body once it has seen its '{'.
+        const line = (specifier as A.Position).dnLine;
+        if (tag !== null) throw new DtraceError(tag, message, line !== undefined ? { ...where, line } : where);
       } else {
         const name = canonicalBuiltinType(words);
         if (name === null) {

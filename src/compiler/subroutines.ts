@@ -80,7 +80,8 @@ export function callSubroutine(g: DifoGen, e: A.Call): Val {
   // count() and the like outside `@a = ...`: a dynamic value each use refuses, as DTrace does.
   if (!proto && AGG_FUNCTION_NAMES.has(name)) return { reg: 0, type: AGGREGATING_FUNCTION_TYPE };
   // copyout() and copyoutstr() are destructive actions (destructive.ts), not values.
-  if (!proto || proto.destructive) throw err('D_FUNC_UNDEF', `undefined function name: ${name}`, e);
+  // libdtrace looks the name up as it reduces the call, on the closing ')'.
+  if (!proto || proto.destructive) throw err('D_FUNC_UNDEF', `undefined function name: ${name}`, { ...e, dnLine: e.closeLine });
   const min = proto.args.length - (proto.optional ?? 0);
   const mismatch = protoLenMessage(name, e.args.length, min, proto.args.length);
   if (mismatch) throw err('D_PROTO_LEN', mismatch, e);
@@ -92,7 +93,7 @@ export function callSubroutine(g: DifoGen, e: A.Call): Val {
     // dt_node_is_ptrcompat): strtok(NULL, ",") goes on with the previous string.
     const nullPointer = argKind(proto.args[i]) !== 'integer' && v.type.kind === 'int' && isZeroConstant(a);
     if (!nullPointer && !accepts(proto.args[i], v.type))
-      throw err('D_PROTO_ARG', protoArgMessage(name, i + 1, proto.args[i], typeName(v.type)), a);
+      throw err('D_PROTO_ARG', protoArgMessage(name, i + 1, proto.args[i], typeName(v.type)), e);
     return v;
   });
   g.pushTuple(vals);

@@ -13,8 +13,8 @@ import type * as A from './ast.js';
 import { DifoGen, type Val, err } from './codegen.js';
 import { DtraceError } from './errors.js';
 import { constValue } from './aggregations.js';
-import { checkTranslatedInline, translatedMember } from './translators.js';
-import { lookupKernelSymbol } from './ksyms.js';
+import { checkTranslatedInline, inlineArrayValue, translatedMember } from './translators.js';
+import { isKernelModule, lookupKernelSymbol } from './ksyms.js';
 import { PTRDIFF_T, SIZE_T, isStringCompatible, sizeOf, type TypeScope } from './ctypes.js';
 import {
   isDynamicType, TRANSLATED_POINTER_TYPE, TRANSLATED_TYPE, BUILTINS, INT, intType, STRING, isByRef, isInteger, isScalar, pointerTo, typeName, type DType,
@@ -168,8 +168,8 @@ export function isPointerIndex(g: DifoGen, e: A.Index): boolean {
   if (base.kind === 'ThreadLocal' || base.kind === 'ClauseLocal') return !g.cg.vars.handles(e);
   if (base.kind !== 'Identifier') return true;
   if (base.module !== undefined || BUILTINS.has(base.name) || scope(g).inlines.has(base.name)) return true;
-  const gl = g.cg.global(base.name);
-  return gl !== undefined && (isPointerLike(gl.type) || gl.type.kind === 'string');
+  // A scalar global indexed is C's *(x + i) too, which DTrace refuses unless one side is a pointer.
+  return g.cg.global(base.name) !== undefined;
 }
 
 /**
@@ -183,10 +183,6 @@ function asCharPointer(v: Val): Val {
 function indexPlace(g: DifoGen, e: A.Index): Place {
   g.cg.vars.checkLocalIndex(e);
   const base = asCharPointer(g.expr(e.base));
-  if (!isPointerLike(base.type) && e.base.kind === 'ClauseLocal') {
-    g.release(base.reg);
-    throw err('D_DEREF_NONPTR', 'cannot dereference non-pointer type', e);
-  }
   if (e.keys.length !== 1) {
     g.release(base.reg);
     throw err('D_ARR_BADREF', `cannot access ${describe(e.base)} as an associative array`, e);
@@ -198,6 +194,12 @@ function indexPlace(g: DifoGen, e: A.Index): Place {
       throw err('D_ARR_BOUNDS', `index outside array bounds: ${BigInt.asUintN(64, c)}, max is ${base.type.count}`, e);
   }
   let idx = g.expr(e.keys[0]);
+  // x[i] is *(x + i): a scalar base needs a pointer index (x["a"]), else there is nothing to load.
+  if (!isPointerLike(base.type) && !isPointerLike(asCharPointer(idx).type)) {
+    g.release(base.reg);
+    g.release(idx.reg);
+    throw err('D_DEREF_NONPTR', 'cannot dereference non-pointer type', e);
+  }
   if (base.type.kind === 'array' && base.type.count > 0 && constValue(e.keys[0], scope(g)) === null && isInteger(idx.type))
     idx = boundIndex(g, idx, base.type.count, sizeOf(base.type.of), e);
   const sum = addPointer(g, '+', base, idx, e);
@@ -238,7 +240,7 @@ export function memoryPlace(g: DifoGen, e: A.Expression): Place | undefined {
 
 /** How dt_node_name() names the indexed expression. */
 function describe(e: A.Expression): string {
-  if (e.kind === 'Identifier') return `scalar ${e.name}`;
+  if (e.kind === 'Identifier' || e.kind === 'ThreadLocal' || e.kind === 'ClauseLocal') return `scalar ${e.name}`;
   if (e.kind === 'Member') return `operator ${e.arrow ? '->' : '.'}`;
   if (e.kind === 'Index') return 'operator [';
   if (e.kind === 'Unary') return `operator ${e.op}`;
@@ -248,7 +250,11 @@ function describe(e: A.Expression): string {
 /** The object a kernel symbol (`` `name ``, `` mod`name ``) names: its address and BTF type. */
 function symbolPlace(g: DifoGen, e: A.Identifier): Place {
   const sym = lookupKernelSymbol(e.module!, e.name);
-  if (!sym) throw err('D_IDENT_UNDEF', `failed to resolve ${e.module}\`${e.name}: Unknown symbol name`, e);
+  if (!sym) {
+    // libdtrace's EDT_NOMOD: a module the kernel does not have (now) is no longer loaded.
+    const why = e.module !== '' && !isKernelModule(e.module!) ? 'Module is no longer loaded' : 'Unknown symbol name';
+    throw err('D_IDENT_UNDEF', `failed to resolve ${e.module}\`${e.name}: ${why}`, e);
+  }
   const type = scope(g).kernelSymbolType(sym.module, e.name);
   if (!type) {
     throw err('D_SYM_NOTYPES', `no symbolic type information is available for ${sym.module}\`${e.name}: No type information available for symbol`, e);
@@ -461,9 +467,11 @@ export function cast(g: DifoGen, e: A.Cast): Val {
   const to = scope(g).resolve(e.type.type);
   const v = g.expr(e.operand);
   const from = v.type;
+  // An enum known only by its tag (enum nosuch) has no size to convert to.
+  const incomplete = to.kind === 'enum' && !to.def.complete;
   const ok =
     sameType(to, from) ||
-    (isScalar(to) && (isScalar(from) || (from.kind === 'function' && !isDynamicType(from)))) ||
+    (isScalar(to) && !incomplete && (isScalar(from) || (from.kind === 'function' && !isDynamicType(from)))) ||
     to.kind === 'void' ||
     (to.kind === 'pointer' && isPointerLike(from)) ||
     (to.kind === 'string' && (isScalar(from) || isPointerLike(from) || isStringCompatible(from, scope(g))));
@@ -508,6 +516,8 @@ export function sizeofExpression(g: DifoGen, e: A.SizeofExpression): Val {
   if (o.kind === 'Member') {
     const p = memberPlace(scratch, o);
     type = p.type, bits = p.bits > 0;
+  } else if (g.cg.vars.handles(o) && !(o.kind === 'Index' && inlineArrayValue(scratch, o))) {
+    type = g.cg.vars.sizeofType(scratch, o);
   } else type = scratch.expr(o).type;
   if (bits) throw err('D_SIZEOF_BITFIELD', 'cannot apply sizeof to a bit-field', e);
   const n = sizeOf(type, g.opts.strsize);
@@ -564,8 +574,9 @@ export function namedConstant(g: DifoGen, e: A.Identifier): Val | undefined {
     try {
       const v = g.expr(inl.value);
       // An inline of an xlate (curpsinfo) is translated data, not a value of its declared type:
-      // each use but a member reference refuses it, as DTrace does.
-      return isDynamicType(v.type) ? v : { reg: v.reg, type: inl.type };
+      // each use but a member reference refuses it, as DTrace does. An integer constant inline
+      // is its constant, of the constant's own type: `inline char c = 300` is 300, sizeof 4.
+      return isDynamicType(v.type) || (inl.constant !== undefined && isInteger(v.type)) ? v : { reg: v.reg, type: inl.type };
     } finally {
       inlineDepth--;
     }

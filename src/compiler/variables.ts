@@ -136,6 +136,17 @@ export class Variables {
     return { reg: val.reg, type: v.type };
   }
 
+  /**
+   * The type `sizeof(x)` sees: sizeof does not read its operand, so a variable not yet assigned
+   * is created there, as an int64_t (its keys' types its signature), as DTrace creates it.
+   */
+  sizeofType(g: DifoGen, e: DynamicTarget): DType {
+    const v = this.resolve(e, true);
+    if (e.kind === 'Index') for (const k of this.keys(g, e, v)) g.release(k.reg);
+    if (v.type === null) v.type = LONG;
+    return v.type;
+  }
+
   /** `++x`, `x++`, `--x`, `x--`: a variable never assigned starts as an int64_t 0. */
   update(g: DifoGen, e: A.Update & { operand: DynamicTarget }): Val {
     const target = e.operand;
@@ -349,22 +360,25 @@ export class Variables {
 
   /** Evaluate an array reference's keys, checking them against the array's key signature; each to `each` when given. */
   private keys(g: DifoGen, e: A.Index, v: Variable, each?: (val: Val) => void): Val[] {
-    const shown = v.scope === 'thread' ? `self->${v.name}` : v.name;
+    // libdtrace names the array by its identifier alone: a thread-local's is x[ ], not self->x[ ].
+    const shown = v.name;
     checkTuple(g.opts, e.keys.length);
     // The device's tuple stack holds DIF_DTR_STACK entries, what the default tregs allows: a
     // larger -x tregs lets an aggregation have more keys, not an array.
     if (e.keys.length > D.DIF_DTR_STACK)
-      throw err('D_ARR_BADREF', `${shown}[ ] may not be referenced with more than ${D.DIF_DTR_STACK} keys`, e);
+      throw err('D_ARR_BADREF', `${shown}[ ] may not be referenced with more than ${D.DIF_DTR_STACK} keys`, e.base);
     if (v.keys && v.keys.length !== e.keys.length) {
       const n = e.keys.length;
-      throw err('D_PROTO_LEN', `${shown}[ ] prototype mismatch: ${n} key${n === 1 ? ' ' : 's '}passed, ${v.keys.length} expected`, e);
+      throw err('D_PROTO_LEN', `${shown}[ ] prototype mismatch: ${n} key${n === 1 ? ' ' : 's '}passed, ${v.keys.length} expected`, e.base);
     }
+    // Errors about keys name the array's line, as libdtrace reports them on the variable's node.
     const vals = e.keys.map((k, i) => {
       const val = g.expr(k);
+      // Against a known signature a void key is an incompatible one.
+      if (v.keys && (val.type.kind === 'void' || (v.keys[i].kind === 'string') !== (val.type.kind === 'string')))
+        throw err('D_PROTO_ARG', `${shown}[ ] key #${i + 1} is incompatible with prototype:\n\tprototype: ${typeName(v.keys[i])}\n\t      key: ${typeName(val.type)}`, e.base);
       if (val.type.kind === 'void')
-        throw err('D_KEY_TYPE', `void expression may not be used as associative array index: key #${i + 1}`, k);
-      if (v.keys && (v.keys[i].kind === 'string') !== (val.type.kind === 'string'))
-        throw err('D_PROTO_ARG', `${shown}[ ] key #${i + 1} is incompatible with prototype:\n\tprototype: ${typeName(v.keys[i])}\n\t      key: ${typeName(val.type)}`, k);
+        throw err('D_KEY_TYPE', `void expression may not be used as associative array index: key #${i + 1}`, e.base);
       each?.(val);
       return val;
     });

@@ -240,13 +240,17 @@ export const NOT_COMPILING: readonly string[] = [
   'front-err-offsetof-member.d', // D_UNKNOWN: failed to determine offset of no_such_member: Member name not found
   'front-err-offsetof-type.d', // D_OFFSETOF_TYPE: offsetof operand must be a struct or union type
   'front-err-pragma-attributes.d', // D_PRAGMA_INVAL: invalid attributes specified by #pragma attributes
+  'front-err-pragma-before-syntax.d', // D_PRAGMA_INVAL: a bad pragma before a syntax error is reported
   'front-err-pragma-binding.d', // D_PRAGMA_INVAL: invalid version string specified by #pragma binding
   'front-err-pragma-depends-class.d', // D_PRAGMA_INVAL: invalid class kernel specified by #pragma depends_on
+  'front-err-pragma-depends-library.d', // D_PRAGMA_DEPEND: main program may not explicitly depend on a library
   'front-err-pragma-depends-module.d', // D_PRAGMA_DEPEND: program requires module no_such_module
   'front-err-pragma-depends-provider.d', // D_PRAGMA_DEPEND: program requires provider fbt_on_solaris
   'front-err-pragma-error.d', // D_PRAGERR: #error: this script needs a newer kernel
   'front-err-pragma-option-superfluous.d', // D_PRAGMA_MALFORM: superfluous arguments specified for #pragma option
   'front-err-pragma-unknown.d', // D_PRAGMA_INVAL: invalid D pragma: frobnicate
+  'front-err-pspec-bare.d', // D_SYNTAX: expected predicate and/or actions following probe description
+  'front-err-pspec-pragma.d', // D_SYNTAX: the same under #pragma D option pspec
   'front-err-predicate-undef-both.d', // D_IDENT_UNDEF: failed to resolve not_defined_anywhere: Unknown variable name
   'front-err-printf-argtype-ptr.d', // D_PRINTF_ARG_TYPE: printf( ) argument #2 is incompatible with conversion #1 prototype:
   'front-err-printf-argtype-str.d', // D_PRINTF_ARG_TYPE: printf( ) argument #2 is incompatible with conversion #1 prototype:
