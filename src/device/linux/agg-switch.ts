@@ -13,6 +13,7 @@
 import { type AggSum, addAggData, aggSum, aggSumBytes } from '../../dif/aggdata.js';
 import * as D from '../../dif/constants.js';
 import { native } from '../native.js';
+import { u32 } from './bpf-asm.js';
 
 export class SwitchedMaps {
   /** Each entry's data added up over CPUs and switches, by its full key in the maps (hex). */
@@ -96,11 +97,6 @@ export class SwitchedMaps {
   }
 }
 
-function u32(n: number): Buffer {
-  const b = Buffer.alloc(4);
-  b.writeUInt32LE(n);
-  return b;
-}
 
 /** Every key of a hash map. */
 export function mapKeys(fd: number, keySize: number): Buffer[] {

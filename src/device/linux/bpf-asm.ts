@@ -18,6 +18,8 @@ export const ALU = {
 export const JMP = {
   JA: 0x00, JEQ: 0x10, JGT: 0x20, JGE: 0x30, JSET: 0x40, JNE: 0x50, JSGT: 0x60, JSGE: 0x70,
   CALL: 0x80, EXIT: 0x90, JLT: 0xa0, JLE: 0xb0, JSLT: 0xc0, JSLE: 0xd0,
+  /** BPF_JCOND: may_goto. */
+  JCOND: 0xe0,
 } as const;
 export type JmpOp = (typeof JMP)[keyof typeof JMP];
 
@@ -184,7 +186,7 @@ export class BpfAsm {
    * it is spent -- how every bounded loop here gets past the verifier once, not per iteration.
    */
   mayGoto(target: Label): void {
-    this.jmpImm(0xe0 as JmpOp, 0, 0, target);
+    this.jmpImm(JMP.JCOND, 0, 0, target);
   }
 
   ja(target: Label): void {
@@ -265,7 +267,7 @@ export class BpfAsm {
 }
 
 /** Each conditional jump's opposite (jset and may_goto have none). */
-const INVERSE = new Map<number, number>([
+export const INVERSE = new Map<number, JmpOp>([
   [JMP.JEQ, JMP.JNE], [JMP.JNE, JMP.JEQ], [JMP.JGT, JMP.JLE], [JMP.JLE, JMP.JGT], [JMP.JGE, JMP.JLT],
   [JMP.JLT, JMP.JGE], [JMP.JSGT, JMP.JSLE], [JMP.JSLE, JMP.JSGT], [JMP.JSGE, JMP.JSLT], [JMP.JSLT, JMP.JSGE],
 ]);
@@ -279,10 +281,17 @@ const INVERSE = new Map<number, number>([
 export function verifierGrowth(ins: Insn): number {
   const cls = ins.code & 0x07;
   if (cls === BPF_JMP && (ins.code & 0xf0) === JMP.CALL) return 16;
-  if (cls === BPF_JMP && (ins.code & 0xf0) === 0xe0) return 8;
+  if (cls === BPF_JMP && (ins.code & 0xf0) === JMP.JCOND) return 8;
   if ((cls === BPF_ALU64 || cls === BPF_ALU) && (ins.code & BPF_X) !== 0) {
     const op = ins.code & 0xf0;
     if (op === ALU.DIV || op === ALU.MOD) return 8;
   }
   return 0;
+}
+
+/** A u32 map key or value (array indexes, map fds in a map of maps). */
+export function u32(v: number): Buffer {
+  const b = Buffer.alloc(4);
+  b.writeUInt32LE(v >>> 0);
+  return b;
 }

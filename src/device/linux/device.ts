@@ -21,7 +21,7 @@ import { BPF_F_TEST_RUN_ON_CPU, isNativeError, native } from '../native.js';
 import { numericOption, optionDefault, optionValue, tracedCpu } from '../../options.js';
 import type { AggregationDescription, AggregationEntry, CpuBuffer, Device, EnableResult } from '../device.js';
 import { FLUSH_EPID } from '../../abi/records.js';
-import { ALU, BPF_MAP_TYPE, BPF_PROG_TYPE, BpfAsm, HELPER, R0, R1, R2, R3, R4, R5, R6, R8, R9, FP } from './bpf-asm.js';
+import { ALU, BPF_MAP_TYPE, BPF_PROG_TYPE, BpfAsm, HELPER, R0, R1, R2, R3, R4, R5, R6, R8, R9, FP, u32 } from './bpf-asm.js';
 import { emitGuard, emitTracepointArg, guardsOf } from './tracepoint-args.js';
 import { type AggregationMap, type EcbPlan, type MemLayout, ProbeTranslator, type TranslateEnv, TranslateError, roundUp } from './translate.js';
 import { taskFields, taskOffsets } from './kernel-types.js';
@@ -1043,11 +1043,6 @@ function needsTask(program: Program): boolean {
 /** The longest the trace loop sleeps with records possibly waiting below the buffers' watermark. */
 const DRAIN_POLL_MS = 10;
 
-function u32(v: number): Buffer {
-  const b = Buffer.alloc(4);
-  b.writeUInt32LE(v >>> 0);
-  return b;
-}
 
 const VANISHED = 'its tracepoint was removed after the probe was matched (another tool deleted the event)';
 

@@ -9,7 +9,7 @@
 // probe id, the EPIDs and args[] are still those of the system call that was made.
 
 import type { Dispatch, Probe, ProbeArg } from '../../providers/provider.js';
-import { ALU, BpfAsm, BPF_MAP_TYPE, FP, HELPER, JMP, R0, R1, R2, R3, R6, R8, R9 } from './bpf-asm.js';
+import { ALU, BpfAsm, BPF_MAP_TYPE, FP, HELPER, JMP, R0, R1, R2, R3, R6, R8, R9, u32 } from './bpf-asm.js';
 import { loadCurrentTask, loadEntryRegister } from './tracepoint-args.js';
 import { PROBE_INFO_WORDS, type MemLayout, type TranslateEnv } from './translate.js';
 
@@ -171,11 +171,6 @@ function maxKey(g: DispatchGroup): number {
   return Math.max(...g.keys.values());
 }
 
-function u32(v: number): Buffer {
-  const b = Buffer.alloc(4);
-  b.writeUInt32LE(v >>> 0);
-  return b;
-}
 
 /** r0 = the group's key of this firing; `ctx` holds the context. Clobbers r1-r5. */
 function loadKey(a: BpfAsm, g: DispatchGroup, ctx: number): void {

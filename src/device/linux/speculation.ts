@@ -23,7 +23,7 @@ import * as D from '../../dif/constants.js';
 import { RECORD_HEADER_SIZE, SPEC_TAG, specTag } from '../../abi/records.js';
 import {
   ALU, BPF_ATOMIC, BPF_DW, BPF_F_CURRENT_CPU, BPF_MAP_TYPE, BPF_STX, type BpfAsm, FP, HELPER, JMP, type Label, R0, R1, R2, R3, R4,
-  R5, R6, R7, R8, R9,
+  R5, R6, R7, R8, R9, u32,
 } from './bpf-asm.js';
 import { type EcbPlan, type ProbeTranslator, TMP, TranslateError, roundUp } from './translate.js';
 import { native } from '../native.js';
@@ -425,8 +425,3 @@ export class SpeculationMaps {
   }
 }
 
-function u32(v: number): Buffer {
-  const b = Buffer.alloc(4);
-  b.writeUInt32LE(v >>> 0);
-  return b;
-}

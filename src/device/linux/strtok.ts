@@ -5,7 +5,7 @@
 // mem (MemLayout.strtok), an address in the caller's string as in DTrace.
 
 import * as D from '../../dif/constants.js';
-import { ALU, HELPER, JMP, type JmpOp, type Label, R0, R1, R2, R3, R4, R6, R7, R8 } from './bpf-asm.js';
+import { ALU, HELPER, INVERSE, JMP, type JmpOp, type Label, R0, R1, R2, R3, R4, R6, R7, R8 } from './bpf-asm.js';
 
 import type { ProbeTranslator } from './translate.js';
 
@@ -129,15 +129,13 @@ function counted(t: ProbeTranslator, reg: number, limit: number, ctr: number, bo
   a.place(brk);
 }
 
-const STAY: Partial<Record<number, JmpOp>> = { [JMP.JEQ]: JMP.JNE, [JMP.JNE]: JMP.JEQ, [JMP.JGE]: JMP.JLT };
-
 /**
  * Leave a loop when `reg op imm`, the exit as the fall-through: the verifier explores it first
  * instead of queueing one pending state per iteration (its jump-sequence limit).
  */
 function leave(t: ProbeTranslator, op: JmpOp, reg: number, imm: number, target: Label): void {
   const a = t.a, stay = a.label('strtok.stay');
-  a.jmpImm(STAY[op]!, reg, imm, stay);
+  a.jmpImm(INVERSE.get(op)!, reg, imm, stay);
   a.ja(target);
   a.place(stay);
 }

@@ -11,7 +11,7 @@
 // compared with its bound right before the access.
 
 import * as D from '../../dif/constants.js';
-import { ALU, type BpfAsm, HELPER, JMP, type JmpOp, R0, R1, R2, R3, R4, R5, R6, R7, R8, type Label, type Size } from './bpf-asm.js';
+import { ALU, type BpfAsm, HELPER, INVERSE, JMP, type JmpOp, R0, R1, R2, R3, R4, R5, R6, R7, R8, type Label, type Size } from './bpf-asm.js';
 import { type ProbeTranslator, TranslateError } from './translate.js';
 import { emitSpeculationSubr } from './speculation.js';
 import { emitCopyout } from './destructive.js';
@@ -165,12 +165,6 @@ function loop(c: Call, reg: number, limit: number, body: (brk: Label, cont: Labe
   a.place(brk);
 }
 
-const INVERSE: Record<number, JmpOp> = {
-  [JMP.JEQ]: JMP.JNE, [JMP.JNE]: JMP.JEQ, [JMP.JGT]: JMP.JLE, [JMP.JLE]: JMP.JGT,
-  [JMP.JGE]: JMP.JLT, [JMP.JLT]: JMP.JGE, [JMP.JSGT]: JMP.JSLE, [JMP.JSLE]: JMP.JSGT,
-  [JMP.JSGE]: JMP.JSLT, [JMP.JSLT]: JMP.JSGE,
-};
-
 /**
  * Leave a loop when `dst op imm`. The exit is the fall-through and staying is the jump: the
  * verifier follows the fall-through first and queues the jump, so exits are explored (and later
@@ -178,14 +172,14 @@ const INVERSE: Record<number, JmpOp> = {
  */
 function leaveImm(a: BpfAsm, op: JmpOp, dst: number, imm: number, target: Label): void {
   const stay = a.label('stay');
-  a.jmpImm(INVERSE[op], dst, imm, stay);
+  a.jmpImm(INVERSE.get(op)!, dst, imm, stay);
   a.ja(target);
   a.place(stay);
 }
 
 function leave(a: BpfAsm, op: JmpOp, dst: number, src: number, target: Label): void {
   const stay = a.label('stay');
-  a.jmp(INVERSE[op], dst, src, stay);
+  a.jmp(INVERSE.get(op)!, dst, src, stay);
   a.ja(target);
   a.place(stay);
 }
